@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * RCU for vfslab: the kernel's API names on top of liburcu's "memb" flavour
+ * (membarrier-based readers, so the read side is two thread-local stores).
+ * This header and lib/rcu.c are the only places that include liburcu, so a
+ * simulated RCU can replace it by swapping these two files.
+ *
+ * Rules carried over from liburcu:
+ *  - every thread that enters a read-side section or calls call_rcu() must
+ *    call rcu_register_thread() first and rcu_unregister_thread() before it
+ *    exits;
+ *  - never call synchronize_rcu() or rcu_barrier() inside a read section;
+ *  - call_rcu() starts a worker thread on first use.  Check forks one child
+ *    per test, so tests set RCU up inside the test, not before the fork.
+ *
+ * Models include/linux/rcupdate.h.  vfslab is LGPL-2.1-or-later, so it may
+ * use liburcu's inline read side (_LGPL_SOURCE).
+ */
+#ifndef VFSLAB_LIB_RCU_H
+#define VFSLAB_LIB_RCU_H
+
+#ifndef _LGPL_SOURCE
+#define _LGPL_SOURCE
+#endif
+#include <urcu/urcu-memb.h>
+
+#include <stdbool.h>
+
+#include "lib/compiler.h"
+
+/* liburcu's pointer macros have the same names but other semantics; ours win. */
+#undef rcu_dereference
+#undef rcu_assign_pointer
+#undef RCU_INIT_POINTER
+
+/*
+ * struct rcu_head is liburcu's: a wait-free-queue link (8 bytes) and the
+ * callback pointer (8 bytes), 16 bytes like the kernel's callback_head, so it
+ * fits the 16-byte d_u union of struct dentry.
+ */
+BUILD_BUG_ON(sizeof(struct rcu_head) != 16);
+
+#ifndef __rcu
+#define __rcu /* a sparse annotation in the kernel; documentation here */
+#endif
+
+/** rcu_read_lock - enter a read-side critical section (may nest). */
+static inline void rcu_read_lock(void)
+{
+	urcu_memb_read_lock();
+}
+
+/** rcu_read_unlock - leave a read-side critical section. */
+static inline void rcu_read_unlock(void)
+{
+	urcu_memb_read_unlock();
+}
+
+/** rcu_read_lock_held - is the calling thread inside a read-side section? */
+static inline bool rcu_read_lock_held(void)
+{
+	return urcu_memb_read_ongoing() != 0;
+}
+
+/** rcu_register_thread - make the calling thread known to RCU. */
+static inline void rcu_register_thread(void)
+{
+	urcu_memb_register_thread();
+}
+
+/** rcu_unregister_thread - call before a registered thread exits. */
+static inline void rcu_unregister_thread(void)
+{
+	urcu_memb_unregister_thread();
+}
+
+/** synchronize_rcu - wait until every read section that started before returns. */
+static inline void synchronize_rcu(void)
+{
+	urcu_memb_synchronize_rcu();
+}
+
+/** call_rcu - run @func(@head) after a grace period, on liburcu's worker thread. */
+static inline void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+{
+	urcu_memb_call_rcu(head, func);
+}
+
+/** rcu_barrier - wait until every call_rcu() callback queued so far has run. */
+static inline void rcu_barrier(void)
+{
+	urcu_memb_barrier();
+}
+
+/**
+ * rcu_defer_free - run @fn(@ctx, @obj) after a grace period
+ *
+ * For objects whose rcu_head cannot be found from the object: a small side
+ * allocation carries the callback.  If that allocation fails it falls back to
+ * synchronize_rcu() and calls @fn directly, so it must not be called inside
+ * a read section.
+ */
+void rcu_defer_free(void *obj, void (*fn)(void *ctx, void *obj), void *ctx);
+
+/**
+ * rcu_dereference - load an RCU-protected pointer for use in a read section
+ *
+ * A consume load (gcc makes it acquire): the pointee's initialisation,
+ * published by rcu_assign_pointer(), is visible through it.
+ */
+#define rcu_dereference(p) __atomic_load_n(&(p), __ATOMIC_CONSUME)
+/* Same load where the update-side lock makes the pointer stable. */
+#define rcu_dereference_protected(p, c) READ_ONCE(p)
+#define rcu_dereference_raw(p) rcu_dereference(p)
+#define rcu_access_pointer(p) READ_ONCE(p)
+
+/** rcu_assign_pointer - publish @v in @p (release store). */
+#define rcu_assign_pointer(p, v)                               \
+	do {                                                   \
+		__atomic_store_n(&(p), (v), __ATOMIC_RELEASE); \
+	} while (0)
+
+/* For NULL, or a pointee readers cannot reach yet: no ordering needed. */
+#define RCU_INIT_POINTER(p, v) WRITE_ONCE(p, v)
+
+#endif /* VFSLAB_LIB_RCU_H */

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * kmem caches and kmalloc on jemalloc (mallocx/sdallocx with an explicit
+ * alignment) or, without it, on aligned_alloc/free.  Models the interface of
+ * mm/slab_common.c.  The in-use count is a percpu counter so that open/close
+ * loops do not gain a shared cache line the kernel does not have.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef HAVE_JEMALLOC
+#include <jemalloc/jemalloc.h>
+#endif
+
+#include "lib/bug.h"
+#include "lib/percpu_counter.h"
+#include "lib/rcu.h"
+#include "lib/slab.h"
+
+#define KMEM_CACHE_NAME_LEN 32
+#define KMEM_DEFAULT_ALIGN 8u
+
+struct kmem_cache {
+	struct percpu_counter inuse; /* first: it is cache-line aligned */
+	size_t size; /* stride: object size rounded up */
+	size_t object_size; /* what the creator asked for */
+	size_t align;
+	unsigned int flags;
+	char name[KMEM_CACHE_NAME_LEN];
+};
+
+static bool is_power_of_2(size_t n)
+{
+	return n && !(n & (n - 1));
+}
+
+static void *cache_mem_alloc(size_t size, size_t align)
+{
+#ifdef HAVE_JEMALLOC
+	return mallocx(size, MALLOCX_ALIGN(align));
+#else
+	return aligned_alloc(align, size);
+#endif
+}
+
+static void cache_mem_free(void *p, size_t size, size_t align)
+{
+#ifdef HAVE_JEMALLOC
+	sdallocx(p, size, MALLOCX_ALIGN(align));
+#else
+	(void)size;
+	(void)align;
+	free(p);
+#endif
+}
+
+/* Models kmem_cache_create() in mm/slab_common.c. */
+struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
+				     unsigned int flags)
+{
+	struct kmem_cache *c;
+
+	if (!size || (align && !is_power_of_2(align)) || (flags & ~SLAB_HWCACHE_ALIGN))
+		return NULL;
+	if (!align)
+		align = KMEM_DEFAULT_ALIGN;
+	if (flags & SLAB_HWCACHE_ALIGN)
+		align = max(align, (size_t)L1_CACHE_BYTES);
+	if (size > SIZE_MAX - align)
+		return NULL;
+
+	c = cache_mem_alloc(sizeof(*c), L1_CACHE_BYTES);
+	if (!c)
+		return NULL;
+	memset(c, 0, sizeof(*c));
+	percpu_counter_init(&c->inuse);
+	c->object_size = size;
+	c->align = align;
+	/* A multiple of the alignment, hence of 64 with SLAB_HWCACHE_ALIGN. */
+	c->size = ALIGN(size, align);
+	c->flags = flags;
+	snprintf(c->name, sizeof(c->name), "%s", name ? name : "");
+	return c;
+}
+
+/* Models kmem_cache_destroy() in mm/slab_common.c. */
+void kmem_cache_destroy(struct kmem_cache *c)
+{
+	long inuse;
+
+	if (!c)
+		return;
+	/* Let queued kmem_cache_free_rcu() frees land before we count. */
+	rcu_barrier();
+	inuse = kmem_cache_inuse(c);
+	WARN(inuse != 0, "kmem_cache_destroy %s: %ld objects still in use", c->name, inuse);
+	cache_mem_free(c, sizeof(*c), L1_CACHE_BYTES);
+}
+
+/* Models kmem_cache_alloc(). */
+void *kmem_cache_alloc(struct kmem_cache *c)
+{
+	void *obj = cache_mem_alloc(c->size, c->align);
+
+	if (likely(obj))
+		percpu_counter_inc(&c->inuse);
+	return obj;
+}
+
+/* Models kmem_cache_zalloc(). */
+void *kmem_cache_zalloc(struct kmem_cache *c)
+{
+	void *obj = kmem_cache_alloc(c);
+
+	if (likely(obj))
+		memset(obj, 0, c->size);
+	return obj;
+}
+
+/* Models kmem_cache_free(). */
+void kmem_cache_free(struct kmem_cache *c, void *obj)
+{
+	if (unlikely(!obj))
+		return;
+	cache_mem_free(obj, c->size, c->align);
+	percpu_counter_dec(&c->inuse);
+}
+
+static void kmem_cache_free_rcu_cb(void *ctx, void *obj)
+{
+	kmem_cache_free(ctx, obj);
+}
+
+/* Like kfree_rcu(), for objects without a known rcu_head. */
+void kmem_cache_free_rcu(struct kmem_cache *c, void *obj)
+{
+	if (unlikely(!obj))
+		return;
+	rcu_defer_free(obj, kmem_cache_free_rcu_cb, c);
+}
+
+long kmem_cache_inuse(const struct kmem_cache *c)
+{
+	return percpu_counter_sum(&c->inuse);
+}
+
+size_t kmem_cache_size(const struct kmem_cache *c)
+{
+	return c->size;
+}
+
+size_t kmem_cache_align(const struct kmem_cache *c)
+{
+	return c->align;
+}
+
+const char *kmem_cache_name(const struct kmem_cache *c)
+{
+	return c->name;
+}
+
+/*
+ * kmalloc() family.  With jemalloc linked in, malloc() is jemalloc's; a zero
+ * size still gets a real (1-byte) allocation, like the kernel's ZERO_SIZE_PTR
+ * being non-NULL.
+ */
+void *kmalloc(size_t size)
+{
+	return malloc(size ? size : 1);
+}
+
+void *kzalloc(size_t size)
+{
+	return calloc(1, size ? size : 1);
+}
+
+void *kcalloc(size_t n, size_t size)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		return NULL;
+	return calloc(1, bytes ? bytes : 1);
+}
+
+void *krealloc(void *p, size_t size)
+{
+	return realloc(p, size ? size : 1);
+}
+
+void kfree(void *p)
+{
+	free(p);
+}
+
+void *kvmalloc(size_t size)
+{
+	return kmalloc(size);
+}
+
+void *kvzalloc(size_t size)
+{
+	return kzalloc(size);
+}
+
+void kvfree(void *p)
+{
+	kfree(p);
+}

@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Test binaries: one Check program per module, tests/check_<module>.c.
+
+include %D%/lib.mk
+include %D%/vfs.mk
+
+TESTS += $(check_PROGRAMS)

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The vfslab subcommands and the helpers they share. Each cmd_<name>()
+ * takes the arguments after the subcommand's name (argv[0] is the name)
+ * and returns the exit status: 0 ok, 1 failure, 2 usage error.
+ */
+#ifndef VFSLAB_TOOLS_CMD_H
+#define VFSLAB_TOOLS_CMD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct vfs;
+struct vfs_config;
+
+int cmd_fstest(int argc, char **argv);
+int cmd_walk(int argc, char **argv);
+int cmd_layout(int argc, char **argv);
+
+/* Print "vfslab CMD: message" to stderr (printf-style). */
+void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Build a config from a variant spec (NULL: defaults); 0 or -1 after cli_error. */
+int cli_config(const char *cmd, const char *spec, struct vfs_config *cfg);
+
+/* A VFS for a command: registers the thread with RCU. NULL after cli_error. */
+struct vfs *cli_vfs_new(const char *cmd, const struct vfs_config *cfg);
+/* Destroy it; returns 1 (and reports) if objects leaked. */
+int cli_vfs_destroy(const char *cmd, struct vfs *vfs);
+
+#endif /* VFSLAB_TOOLS_CMD_H */

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * vfslab: one program, git-style subcommands. This file holds the command
+ * table and the helpers every command shares; each command lives in
+ * tools/cmd_<name>.c.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/cmd.h"
+#include "vfs/vfs.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static int cmd_help(int argc, char **argv);
+
+static const struct command commands[] = {
+	{ "fstest", cmd_fstest, "run pjdfstest-language scripts against vfslab or the host" },
+	{ "walk", cmd_walk, "trace one path walk step by step (RCU walk, d_seq, fallbacks)" },
+	{ "layout", cmd_layout, "print struct layouts pahole-style; list presets" },
+	{ "help", cmd_help, "show help for vfslab or a command" },
+};
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "vfslab %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_config(const char *cmd, const char *spec, struct vfs_config *cfg)
+{
+	char err[512];
+
+	vfs_config_default(cfg);
+	if (spec && vfs_config_parse(cfg, spec, err, sizeof(err))) {
+		cli_error(cmd, "--variant: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
+struct vfs *cli_vfs_new(const char *cmd, const struct vfs_config *cfg)
+{
+	char err[512];
+	struct vfs *vfs;
+
+	vfs_thread_enter();
+	vfs = vfs_new(cfg, err, sizeof(err));
+	if (!vfs) {
+		cli_error(cmd, "%s", err);
+		vfs_thread_exit();
+	}
+	return vfs;
+}
+
+int cli_vfs_destroy(const char *cmd, struct vfs *vfs)
+{
+	long leaked = vfs_destroy(vfs);
+
+	vfs_thread_exit();
+	if (leaked) {
+		cli_error(cmd, "%ld objects leaked or still in use at teardown", leaked);
+		return 1;
+	}
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: vfslab COMMAND [ARGS]\n\n"
+		   "vfslab rebuilds the Linux VFS object model (dentries, RCU path walk,\n"
+		   "lockref, struct file, fd tables) in userspace, to run, compare and\n"
+		   "look inside file-syscall workloads.\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n`vfslab help COMMAND` or `vfslab COMMAND --help` for details;\n"
+		   "`vfslab help variants` for the --variant keys.\n");
+}
+
+static const struct command *find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct command *c;
+	char *args[] = { NULL, "--help", NULL };
+
+	if (argc < 2) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "variants")) {
+		printf("--variant takes KEY=VALUE items separated by commas:\n%s",
+		       vfs_config_help());
+		return 0;
+	}
+	c = find(argv[1]);
+	if (!c || c->fn == cmd_help) {
+		cli_error("help", "unknown command '%s'", argv[1]);
+		return 2;
+	}
+	args[0] = (char *)c->name;
+	return c->fn(2, args);
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("vfslab %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	c = find(argv[1]);
+	if (!c) {
+		fprintf(stderr, "vfslab: unknown command '%s'\n", argv[1]);
+		usage(stderr);
+		return 2;
+	}
+	return c->fn(argc - 1, argv + 1);
+}

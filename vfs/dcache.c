@@ -1,0 +1,938 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The dentry cache: allocation, the parent-salted hash, RCU and ref lookup,
+ * dget/dput with lockref (or d_lock, the pre-2013 variant), the LRU and its
+ * shrinker, d_move for rename, and teardown. Models fs/dcache.c.
+ *
+ * Usage:
+ *  d_lock (d_lockref.lock) protects d_flags' LRU bits, d_name and d_parent
+ *  changes (also under rename_lock), d_count in the slow path, and the
+ *  parent's d_children list (the parent's d_lock).
+ *  The hash bucket bit lock protects a chain; d_hash.pprev == NULL means
+ *  unhashed. d_seq is written around every change RCU walk must notice:
+ *  inode/type changes, rename, unhash.
+ *  lru_lock protects the LRU list and nr_unused.
+ *
+ * Ordering:
+ *  rename_lock (write) -> parent d_lock -> child d_lock -> hash bucket lock
+ *                                                    \-> lru_lock
+ *  inode->i_lock is never held with d_lock here (vfslab keeps the inode's
+ *  alias bookkeeping in i_count alone).
+ *
+ * Deviations from Linux: no d_op (one filesystem); lookups that miss are
+ * serialized by the directory's inode lock instead of d_alloc_parallel;
+ * the readdir position lives in d_fsdata (tmpfs' stable offsets); the name
+ * hash is the word-at-a-time shape of fs/namei.c without its unaligned
+ * loads past the end of the string.
+ */
+#include <stdlib.h>
+
+#include "vfs/internal.h"
+
+/* include/linux/dcache.h: a name too long for d_iname lives here. */
+struct external_name {
+	atomic_t count;
+	struct rcu_head rcu;
+	unsigned char name[];
+};
+
+/* ---- the name hash (fs/namei.c, CONFIG_DCACHE_WORD_ACCESS shape) ---- */
+
+#define GOLDEN_RATIO_64 0x61C8864680B583EBull
+
+static inline uint64_t rol64(uint64_t w, unsigned int s)
+{
+	return (w << s) | (w >> (64 - s));
+}
+
+#define HASH_MIX(x, y, a)                       \
+	do {                                    \
+		x ^= a;                         \
+		y ^= x;                         \
+		x = rol64(x, 12);               \
+		x += y;                         \
+		y = rol64(y, 45);               \
+		y *= 9;                         \
+	} while (0)
+
+static inline uint32_t fold_hash(uint64_t x, uint64_t y)
+{
+	y ^= x * GOLDEN_RATIO_64;
+	y *= GOLDEN_RATIO_64;
+	return y >> 32;
+}
+
+/* Models full_name_hash(): whole words mixed, the tail masked in. */
+uint32_t full_name_hash(const void *salt, const char *name, unsigned int len)
+{
+	uint64_t a, x = 0, y = (uintptr_t)salt;
+
+	while (len >= sizeof(uint64_t)) {
+		memcpy(&a, name, sizeof(a));
+		HASH_MIX(x, y, a);
+		name += sizeof(a);
+		len -= sizeof(a);
+	}
+	if (len) {
+		a = 0;
+		memcpy(&a, name, len);
+		x ^= a;
+	}
+	return fold_hash(x, y);
+}
+
+/* Models hash_name(): hash and length of one component, *end at '/' or NUL. */
+uint64_t hash_name_len(const void *salt, const char *name, const char **end)
+{
+	const char *p = name;
+	unsigned int len;
+
+	while (*p && *p != '/')
+		p++;
+	*end = p;
+	len = p - name;
+	return hashlen_create(full_name_hash(salt, name, len), len);
+}
+
+/* ---- helpers for the run-time layout ---- */
+
+static inline struct dentry *d_from_hash(const struct vfs *v, const struct hlist_bl_node *n)
+{
+	return (struct dentry *)((char *)n - v->dl.off[DENTRY_F_d_hash]);
+}
+
+static inline struct dentry *d_from_sib(const struct vfs *v, const struct hlist_node *n)
+{
+	return (struct dentry *)((char *)n - v->dl.off[DENTRY_F_d_sib]);
+}
+
+static inline struct dentry *d_from_lru(const struct vfs *v, const struct list_head *n)
+{
+	return (struct dentry *)((char *)n - v->dl.off[DENTRY_F_d_lru]);
+}
+
+static inline struct hlist_bl_head *d_hash(const struct vfs *v, uint32_t hash)
+{
+	return v->d_hash_table + (hash >> (32 - v->d_hash_shift));
+}
+
+static inline unsigned int lockref_budget(const struct vfs *v)
+{
+	return v->cfg.lockref_retry;
+}
+
+static inline bool dname_external(const struct vfs *v, const struct dentry *d)
+{
+	return dentry_name(v, d)->name != dentry_iname(v, d);
+}
+
+static inline struct external_name *external_name(const struct vfs *v,
+						  const struct dentry *d)
+{
+	return container_of(dentry_name(v, d)->name, struct external_name, name[0]);
+}
+
+unsigned int d_name_len(struct vfs *v, const struct dentry *d)
+{
+	return READ_ONCE(dentry_name(v, d)->len);
+}
+
+static void external_name_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct external_name, rcu));
+}
+
+static void release_external_name(struct external_name *n)
+{
+	if (atomic_dec_and_test(&n->count))
+		call_rcu(&n->rcu, external_name_free_rcu);
+}
+
+/* ---- allocation and freeing ---- */
+
+/* Models __d_alloc(). */
+static struct dentry *__d_alloc(struct vfs *v, const struct qstr *name)
+{
+	struct dentry *d = kmem_cache_alloc(v->dentry_cache);
+	unsigned char *dname;
+	struct qstr *q;
+
+	if (!d)
+		return NULL;
+	memset(d, 0, kmem_cache_size(v->dentry_cache));
+	dname = dentry_iname(v, d);
+	if (name->len >= v->dname_inline_len) {
+		struct external_name *p = kmalloc(sizeof(*p) + name->len + 1);
+
+		if (!p) {
+			kmem_cache_free(v->dentry_cache, d);
+			return NULL;
+		}
+		atomic_set(&p->count, 1);
+		dname = p->name;
+	}
+	memcpy(dname, name->name, name->len);
+	dname[name->len] = '\0';
+	q = dentry_name(v, d);
+	q->hash_len = name->hash_len;
+	/* The NUL must be visible before the pointer: pairs with the RCU reader. */
+	smp_store_release(&q->name, (const unsigned char *)dname);
+
+	lockref_init(dentry_lockref(v, d));
+	seqcount_init(dentry_seq(v, d));
+	INIT_HLIST_BL_NODE(dentry_hash(v, d));
+	*dentry_parent(v, d) = d;
+	*dentry_sb(v, d) = v;
+	INIT_LIST_HEAD(dentry_lru(v, d));
+	INIT_HLIST_NODE(dentry_sib(v, d));
+	INIT_HLIST_HEAD(dentry_children(v, d));
+	return d;
+}
+
+/* Models d_alloc(): a child of parent, unhashed, with a ref on the parent. */
+struct dentry *d_alloc(struct vfs *v, struct dentry *parent, const struct qstr *name)
+{
+	struct dentry *d = __d_alloc(v, name);
+
+	if (!d)
+		return NULL;
+	spin_lock(d_lock(v, parent));
+	/* dget_dlock(): the lock is held, so a plain increment is safe. */
+	dentry_lockref(v, parent)->count++;
+	*dentry_parent(v, d) = parent;
+	hlist_add_head(dentry_sib(v, d), dentry_children(v, parent));
+	spin_unlock(d_lock(v, parent));
+	return d;
+}
+
+struct dentry *d_make_root(struct vfs *v, struct inode *inode)
+{
+	static const struct qstr root_name = { .hash_len = hashlen_create(0, 1),
+					       .name = (const unsigned char *)"/" };
+	struct dentry *d = __d_alloc(v, &root_name);
+
+	if (d)
+		d_instantiate(v, d, inode);
+	return d;
+}
+
+static void __d_free(void *ctx, void *obj)
+{
+	struct vfs *v = ctx;
+	struct dentry *d = obj;
+
+	if (dname_external(v, d))
+		release_external_name(external_name(v, d));
+	kmem_cache_free(v->dentry_cache, d);
+}
+
+/* ---- hashing ---- */
+
+static void __d_rehash(struct vfs *v, struct dentry *d)
+{
+	struct hlist_bl_head *b = d_hash(v, dentry_name(v, d)->hash);
+
+	hlist_bl_lock(b);
+	hlist_bl_add_head_rcu(dentry_hash(v, d), b);
+	hlist_bl_unlock(b);
+}
+
+void d_rehash_locked(struct vfs *v, struct dentry *d)
+{
+	__d_rehash(v, d);
+}
+
+/* Models ___d_drop() + __d_drop(): unhash and make RCU walkers retry. */
+static void __d_drop(struct vfs *v, struct dentry *d)
+{
+	if (!d_unhashed(v, d)) {
+		struct hlist_bl_head *b = d_hash(v, dentry_name(v, d)->hash);
+
+		hlist_bl_lock(b);
+		hlist_bl_del_rcu(dentry_hash(v, d));
+		hlist_bl_unlock(b);
+		write_seqcount_invalidate(dentry_seq(v, d));
+	}
+}
+
+void d_drop(struct vfs *v, struct dentry *d)
+{
+	spin_lock(d_lock(v, d));
+	__d_drop(v, d);
+	spin_unlock(d_lock(v, d));
+}
+
+/* ---- inode attachment ---- */
+
+static unsigned int d_flags_for_inode(const struct inode *inode)
+{
+	if (!inode)
+		return DCACHE_MISS_TYPE;
+	switch (inode->i_mode & S_IFMT) {
+	case S_IFDIR:
+		return DCACHE_DIRECTORY_TYPE;
+	case S_IFLNK:
+		return DCACHE_SYMLINK_TYPE;
+	case S_IFREG:
+		return DCACHE_REGULAR_TYPE;
+	default:
+		return DCACHE_SPECIAL_TYPE;
+	}
+}
+
+/* Models __d_set_inode_and_type(): d_inode first, then the type, released. */
+static void __d_set_inode_and_type(struct vfs *v, struct dentry *d, struct inode *inode)
+{
+	unsigned int flags;
+
+	WRITE_ONCE(*dentry_inode(v, d), inode);
+	flags = READ_ONCE(*dentry_flags(v, d));
+	flags = (flags & ~DCACHE_ENTRY_TYPE) | d_flags_for_inode(inode);
+	smp_store_release(dentry_flags(v, d), flags);
+}
+
+/* Models d_instantiate(): give a negative dentry its inode (ref passed in). */
+void d_instantiate(struct vfs *v, struct dentry *d, struct inode *inode)
+{
+	spin_lock(d_lock(v, d));
+	raw_write_seqcount_begin(dentry_seq(v, d));
+	__d_set_inode_and_type(v, d, inode);
+	raw_write_seqcount_end(dentry_seq(v, d));
+	spin_unlock(d_lock(v, d));
+}
+
+/* Models d_add(): instantiate (inode may be NULL: negative) and hash. */
+void d_add(struct vfs *v, struct dentry *d, struct inode *inode)
+{
+	spin_lock(d_lock(v, d));
+	if (inode) {
+		raw_write_seqcount_begin(dentry_seq(v, d));
+		__d_set_inode_and_type(v, d, inode);
+		raw_write_seqcount_end(dentry_seq(v, d));
+	}
+	__d_rehash(v, d);
+	spin_unlock(d_lock(v, d));
+}
+
+/* Models dentry_unlink_inode(): called with d_lock held, drops it. */
+static void dentry_unlink_inode(struct vfs *v, struct dentry *d)
+{
+	struct inode *inode = d_inode(v, d);
+
+	raw_write_seqcount_begin(dentry_seq(v, d));
+	__d_set_inode_and_type(v, d, NULL);
+	raw_write_seqcount_end(dentry_seq(v, d));
+	spin_unlock(d_lock(v, d));
+	if (inode)
+		iput(inode);
+}
+
+/*
+ * Models d_delete(): after unlink/rmdir. If the caller holds the only
+ * reference the dentry turns negative in place; otherwise it is unhashed
+ * and stays positive for its users (open files).
+ */
+void d_delete(struct vfs *v, struct dentry *d)
+{
+	spin_lock(d_lock(v, d));
+	if (dentry_lockref(v, d)->count == 1) {
+		dentry_unlink_inode(v, d);
+		return;
+	}
+	__d_drop(v, d);
+	spin_unlock(d_lock(v, d));
+}
+
+/* ---- the LRU ---- */
+
+static void d_lru_add(struct vfs *v, struct dentry *d)
+{
+	*dentry_flags(v, d) |= DCACHE_LRU_LIST;
+	spin_lock(&v->lru_lock);
+	list_add_tail(dentry_lru(v, d), &v->lru);
+	v->nr_unused++;
+	spin_unlock(&v->lru_lock);
+}
+
+static void __d_lru_del(struct vfs *v, struct dentry *d)
+{
+	*dentry_flags(v, d) &= ~(DCACHE_LRU_LIST | DCACHE_REFERENCED);
+	list_del_init(dentry_lru(v, d));
+	v->nr_unused--;
+}
+
+static void d_lru_del(struct vfs *v, struct dentry *d)
+{
+	spin_lock(&v->lru_lock);
+	__d_lru_del(v, d);
+	spin_unlock(&v->lru_lock);
+}
+
+/*
+ * Models retain_dentry(). tmpfs deletes every unused dentry
+ * (always_delete_dentry: positive ones are pinned, so only negative ones
+ * ever get here); with cfg.dentry_unused_max set vfslab keeps unused
+ * negative dentries on the LRU like a disk filesystem would.
+ */
+static bool retain_dentry(struct vfs *v, struct dentry *d, bool locked)
+{
+	unsigned int flags = READ_ONCE(*dentry_flags(v, d));
+
+	if (!v->cfg.dentry_unused_max || d_unhashed(v, d))
+		return false;
+	if (!locked)
+		return (flags & (DCACHE_LRU_LIST | DCACHE_REFERENCED)) ==
+		       (DCACHE_LRU_LIST | DCACHE_REFERENCED);
+	if (!(flags & DCACHE_LRU_LIST))
+		d_lru_add(v, d);
+	else if (!(flags & DCACHE_REFERENCED))
+		*dentry_flags(v, d) |= DCACHE_REFERENCED;
+	return true;
+}
+
+/* ---- dget / dput ---- */
+
+/* Models dget(); the dlock variant is the pre-lockref (2013) dget. */
+struct dentry *dget(struct vfs *v, struct dentry *d)
+{
+	if (!d)
+		return NULL;
+	if (v->cfg.dcount == DCOUNT_DLOCK) {
+		spin_lock(d_lock(v, d));
+		dentry_lockref(v, d)->count++;
+		spin_unlock(d_lock(v, d));
+	} else {
+		lockref_get(dentry_lockref(v, d), lockref_budget(v));
+	}
+	return d;
+}
+
+/* What __legitimize_path() does to the dentry: lockref_get_not_dead(). */
+bool d_get_not_dead(struct vfs *v, struct dentry *d)
+{
+	bool ok;
+
+	if (v->cfg.dcount == DCOUNT_LOCKREF)
+		return lockref_get_not_dead(dentry_lockref(v, d), lockref_budget(v));
+	spin_lock(d_lock(v, d));
+	ok = dentry_lockref(v, d)->count >= 0;
+	if (ok)
+		dentry_lockref(v, d)->count++;
+	spin_unlock(d_lock(v, d));
+	return ok;
+}
+
+/* Models dget_parent(): optimistic lockref_get_not_zero under RCU first. */
+struct dentry *dget_parent(struct vfs *v, struct dentry *d)
+{
+	struct dentry *ret;
+
+	if (v->cfg.dcount == DCOUNT_LOCKREF) {
+		unsigned int seq;
+		bool got;
+
+		rcu_read_lock();
+		seq = raw_seqcount_begin(dentry_seq(v, d));
+		ret = d_parent(v, d);
+		got = lockref_get_not_zero(dentry_lockref(v, ret), lockref_budget(v));
+		rcu_read_unlock();
+		if (likely(got)) {
+			if (likely(!read_seqcount_retry(dentry_seq(v, d), seq)))
+				return ret;
+			dput(v, ret);
+		}
+	}
+	for (;;) {
+		rcu_read_lock();
+		ret = d_parent(v, d);
+		spin_lock(d_lock(v, ret));
+		if (likely(ret == d_parent(v, d)))
+			break;
+		spin_unlock(d_lock(v, ret));
+		rcu_read_unlock();
+	}
+	rcu_read_unlock();
+	dentry_lockref(v, ret)->count++;
+	spin_unlock(d_lock(v, ret));
+	return ret;
+}
+
+/*
+ * Models __dentry_kill(): d_lock held and count 0. Marks it dead, unhashes
+ * it, drops the inode, unlinks it from its parent and frees it after a grace
+ * period. Returns the parent, whose reference the caller must drop.
+ */
+static struct dentry *__dentry_kill(struct vfs *v, struct dentry *d)
+{
+	struct dentry *parent = NULL;
+	struct inode *inode;
+
+	lockref_mark_dead(dentry_lockref(v, d));
+	if (*dentry_flags(v, d) & DCACHE_LRU_LIST)
+		d_lru_del(v, d);
+	__d_drop(v, d);
+	inode = d_inode(v, d);
+	if (inode) {
+		raw_write_seqcount_begin(dentry_seq(v, d));
+		__d_set_inode_and_type(v, d, NULL);
+		raw_write_seqcount_end(dentry_seq(v, d));
+	}
+	*dentry_flags(v, d) |= DCACHE_DENTRY_KILLED;
+	spin_unlock(d_lock(v, d));
+	if (inode)
+		iput(inode);
+
+	if (!IS_ROOT(v, d)) {
+		parent = d_parent(v, d);
+		spin_lock(d_lock(v, parent));
+		spin_lock(d_lock(v, d));
+		hlist_del(dentry_sib(v, d));
+		spin_unlock(d_lock(v, d));
+		spin_unlock(d_lock(v, parent));
+	}
+	rcu_defer_free(d, __d_free, v);
+	return parent;
+}
+
+/*
+ * Models fast_dput(). Returns true if the reference was dropped without
+ * needing more; false with d_lock held and the count at 0 when the dentry
+ * must be killed.
+ */
+static bool fast_dput(struct vfs *v, struct dentry *d)
+{
+	struct lockref *lr = dentry_lockref(v, d);
+	int ret;
+
+	if (v->cfg.dcount == DCOUNT_DLOCK) {
+		spin_lock(&lr->lock);
+		if (lr->count > 1) {
+			lr->count--;
+			spin_unlock(&lr->lock);
+			return true;
+		}
+		goto locked;
+	}
+	ret = lockref_put_return(lr, lockref_budget(v));
+	if (unlikely(ret < 0)) {
+		spin_lock(&lr->lock);
+		if (WARN_ON_ONCE(lr->count <= 0)) {
+			spin_unlock(&lr->lock);
+			return true;
+		}
+		goto locked;
+	}
+	if (ret)
+		return true;
+	/* Count hit zero locklessly: keep it only if that needs no lock. */
+	if (retain_dentry(v, d, false))
+		return true;
+	spin_lock(&lr->lock);
+	if (lr->count || retain_dentry(v, d, true)) {
+		spin_unlock(&lr->lock);
+		return true;
+	}
+	return false;
+locked:
+	/* Slow path: the count is still ours to drop, under the lock. */
+	if (lr->count > 1) {
+		lr->count--;
+		spin_unlock(&lr->lock);
+		return true;
+	}
+	lr->count = 0;
+	if (retain_dentry(v, d, true)) {
+		spin_unlock(&lr->lock);
+		return true;
+	}
+	return false;
+}
+
+/* Models dput(): drop a reference; kill the dentry (and parents) if unused. */
+void dput(struct vfs *v, struct dentry *d)
+{
+	while (d) {
+		rcu_read_lock();
+		if (likely(fast_dput(v, d))) {
+			rcu_read_unlock();
+			break;
+		}
+		rcu_read_unlock();
+		d = __dentry_kill(v, d);
+	}
+	if (v->cfg.dentry_unused_max && READ_ONCE(v->nr_unused) > v->cfg.dentry_unused_max)
+		shrink_dcache_lru(v, v->cfg.dentry_unused_max);
+}
+
+/* ---- lookup ---- */
+
+static inline bool dentry_cmp(const struct vfs *v, const struct dentry *d,
+			      const unsigned char *ct, unsigned int tcount)
+{
+	const unsigned char *cs = READ_ONCE(dentry_name(v, d)->name);
+
+	return memcmp(cs, ct, tcount) != 0;
+}
+
+/*
+ * Models __d_lookup_rcu(): walk one hash chain with no stores at all. The
+ * sampled d_seq goes back to the caller, who must re-check it before
+ * trusting anything read from the dentry.
+ */
+struct dentry *__d_lookup_rcu(struct vfs *v, const struct dentry *parent,
+			      const struct qstr *name, unsigned int *seqp)
+{
+	uint64_t hashlen = name->hash_len;
+	struct hlist_bl_head *b = d_hash(v, hashlen_hash(hashlen));
+	struct hlist_bl_node *node;
+
+	for (node = hlist_bl_first_rcu(b); node; node = rcu_dereference(node->next)) {
+		struct dentry *d = d_from_hash(v, node);
+		unsigned int seq;
+
+		seq = raw_seqcount_begin(dentry_seq(v, d));
+		if (READ_ONCE(*dentry_parent(v, d)) != parent)
+			continue;
+		if (d_unhashed(v, d))
+			continue;
+		if (READ_ONCE(dentry_name(v, d)->hash_len) != hashlen)
+			continue;
+		if (dentry_cmp(v, d, name->name, hashlen_len(hashlen)))
+			continue;
+		*seqp = seq;
+		return d;
+	}
+	return NULL;
+}
+
+/* Models __d_lookup(): the ref-walk lookup, taking d_lock per candidate. */
+static struct dentry *__d_lookup(struct vfs *v, const struct dentry *parent,
+				 const struct qstr *name)
+{
+	struct hlist_bl_head *b = d_hash(v, name->hash);
+	struct hlist_bl_node *node;
+	struct dentry *found = NULL;
+
+	rcu_read_lock();
+	for (node = hlist_bl_first_rcu(b); node; node = rcu_dereference(node->next)) {
+		struct dentry *d = d_from_hash(v, node);
+		struct qstr *q = dentry_name(v, d);
+
+		if (READ_ONCE(q->hash) != name->hash)
+			continue;
+		spin_lock(d_lock(v, d));
+		if (d_parent(v, d) != parent || d_unhashed(v, d) || q->len != name->len ||
+		    memcmp(q->name, name->name, name->len)) {
+			spin_unlock(d_lock(v, d));
+			continue;
+		}
+		dentry_lockref(v, d)->count++;
+		spin_unlock(d_lock(v, d));
+		found = d;
+		break;
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/* Models d_lookup(): retry while a rename may have moved the entry. */
+struct dentry *d_lookup(struct vfs *v, const struct dentry *parent, const struct qstr *name)
+{
+	struct dentry *d;
+	unsigned int seq;
+
+	do {
+		seq = read_seqbegin(&v->rename_lock);
+		d = __d_lookup(v, parent, name);
+		if (d)
+			break;
+	} while (read_seqretry(&v->rename_lock, seq));
+	return d;
+}
+
+/* ---- rename ---- */
+
+/* Give d the name target has (models copy_name()); d_lock of both held. */
+static void copy_name(struct vfs *v, struct dentry *d, struct dentry *target)
+{
+	struct qstr *dq = dentry_name(v, d), *tq = dentry_name(v, target);
+	struct external_name *old = dname_external(v, d) ? external_name(v, d) : NULL;
+
+	if (dname_external(v, target)) {
+		atomic_inc(&external_name(v, target)->count);
+		WRITE_ONCE(dq->name, tq->name);
+	} else {
+		memcpy(dentry_iname(v, d), tq->name, tq->len + 1);
+		WRITE_ONCE(dq->name, (const unsigned char *)dentry_iname(v, d));
+	}
+	WRITE_ONCE(dq->hash_len, tq->hash_len);
+	if (old)
+		release_external_name(old);
+}
+
+/* Models swap_names(): RENAME_EXCHANGE. */
+static void swap_names(struct vfs *v, struct dentry *a, struct dentry *b)
+{
+	struct qstr *aq = dentry_name(v, a), *bq = dentry_name(v, b);
+	bool aext = dname_external(v, a), bext = dname_external(v, b);
+	unsigned int inl = v->dname_inline_len;
+	unsigned char tmp[256 + 1];
+	uint64_t hl = aq->hash_len;
+
+	if (aext && bext) {
+		const unsigned char *t = aq->name;
+
+		WRITE_ONCE(aq->name, bq->name);
+		WRITE_ONCE(bq->name, t);
+	} else if (aext) {
+		memcpy(dentry_iname(v, a), bq->name, inl);
+		WRITE_ONCE(bq->name, aq->name);
+		WRITE_ONCE(aq->name, (const unsigned char *)dentry_iname(v, a));
+	} else if (bext) {
+		memcpy(dentry_iname(v, b), aq->name, inl);
+		WRITE_ONCE(aq->name, bq->name);
+		WRITE_ONCE(bq->name, (const unsigned char *)dentry_iname(v, b));
+	} else {
+		memcpy(tmp, dentry_iname(v, a), inl);
+		memcpy(dentry_iname(v, a), dentry_iname(v, b), inl);
+		memcpy(dentry_iname(v, b), tmp, inl);
+	}
+	WRITE_ONCE(aq->hash_len, bq->hash_len);
+	WRITE_ONCE(bq->hash_len, hl);
+}
+
+static void lock_four(struct vfs *v, struct dentry **l, int n)
+{
+	/* Distinct locks only, in the order given (parents first). */
+	for (int i = 0; i < n; i++) {
+		bool dup = false;
+
+		for (int j = 0; j < i; j++)
+			dup |= l[j] == l[i];
+		if (!dup)
+			spin_lock(d_lock(v, l[i]));
+	}
+}
+
+static void unlock_four(struct vfs *v, struct dentry **l, int n)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		bool dup = false;
+
+		for (int j = 0; j < i; j++)
+			dup |= l[j] == l[i];
+		if (!dup)
+			spin_unlock(d_lock(v, l[i]));
+	}
+}
+
+/*
+ * Models __d_move(): d takes target's name and parent; target, unhashed,
+ * takes d's old ones (or, exchanging, both stay hashed under swapped names).
+ * Writers of rename_lock serialise every rename; RCU walkers see d_seq move.
+ */
+static void __d_move(struct vfs *v, struct dentry *d, struct dentry *target, bool exchange)
+{
+	struct dentry *old_parent = d_parent(v, d), *new_parent = d_parent(v, target);
+	struct dentry *locks[4] = { old_parent, new_parent, d, target };
+
+	write_seqlock(&v->rename_lock);
+	lock_four(v, locks, 4);
+	write_seqcount_begin(dentry_seq(v, d));
+	write_seqcount_begin(dentry_seq(v, target));
+
+	/* Unhash both; the lookup chains are salted by parent. */
+	__d_drop(v, d);
+	__d_drop(v, target);
+	if (exchange)
+		swap_names(v, d, target);
+	else
+		copy_name(v, d, target);
+
+	if (old_parent != new_parent) {
+		hlist_del(dentry_sib(v, d));
+		hlist_del(dentry_sib(v, target));
+		WRITE_ONCE(*dentry_parent(v, d), new_parent);
+		WRITE_ONCE(*dentry_parent(v, target), old_parent);
+		hlist_add_head(dentry_sib(v, d), dentry_children(v, new_parent));
+		hlist_add_head(dentry_sib(v, target), dentry_children(v, old_parent));
+	}
+	__d_rehash(v, d);
+	if (exchange)
+		__d_rehash(v, target);
+
+	write_seqcount_end(dentry_seq(v, target));
+	write_seqcount_end(dentry_seq(v, d));
+	unlock_four(v, locks, 4);
+	write_sequnlock(&v->rename_lock);
+}
+
+void d_move(struct vfs *v, struct dentry *d, struct dentry *target)
+{
+	__d_move(v, d, target, false);
+}
+
+void d_exchange(struct vfs *v, struct dentry *d1, struct dentry *d2)
+{
+	__d_move(v, d1, d2, true);
+}
+
+/* Models is_subdir(): is d at or below anc? */
+bool d_is_ancestor(struct vfs *v, const struct dentry *anc, const struct dentry *d)
+{
+	bool ret = false;
+	unsigned int seq;
+
+	rcu_read_lock();
+	do {
+		const struct dentry *p = d;
+
+		seq = read_seqbegin(&v->rename_lock);
+		ret = false;
+		for (;;) {
+			if (p == anc) {
+				ret = true;
+				break;
+			}
+			if (IS_ROOT(v, p))
+				break;
+			p = d_parent(v, p);
+		}
+	} while (read_seqretry(&v->rename_lock, seq));
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * The path from the root to d, for getcwd (models prepend_path()).
+ * Returns -ENAMETOOLONG if it does not fit in len bytes.
+ */
+int d_path_name(struct vfs *v, const struct dentry *d, char *buf, size_t len)
+{
+	unsigned int seq;
+	bool overflow;
+
+	rcu_read_lock();
+	do {
+		const struct dentry *p = d;
+		size_t pos = len - 1;
+
+		seq = read_seqbegin(&v->rename_lock);
+		overflow = false;
+		buf[pos] = '\0';
+		while (!IS_ROOT(v, p)) {
+			const struct qstr *q = dentry_name(v, p);
+			unsigned int n = READ_ONCE(q->len);
+
+			if (n + 1 > pos) {
+				overflow = true;
+				break;
+			}
+			pos -= n;
+			memcpy(buf + pos, READ_ONCE(q->name), n);
+			buf[--pos] = '/';
+			p = d_parent(v, p);
+		}
+		if (!overflow) {
+			if (pos == len - 1)
+				buf[--pos] = '/';
+			memmove(buf, buf + pos, len - pos);
+		}
+	} while (read_seqretry(&v->rename_lock, seq));
+	rcu_read_unlock();
+	return overflow ? -ENAMETOOLONG : 0;
+}
+
+/* ---- shrinking and teardown ---- */
+
+/* Models prune_dcache_sb(): kill unused LRU dentries down to target. */
+void shrink_dcache_lru(struct vfs *v, unsigned long target)
+{
+	unsigned int busy = 0;
+
+	for (;;) {
+		struct dentry *d, *parent;
+
+		spin_lock(&v->lru_lock);
+		if (v->nr_unused <= target || list_empty(&v->lru) || busy > v->nr_unused) {
+			spin_unlock(&v->lru_lock);
+			return;
+		}
+		d = d_from_lru(v, v->lru.next);
+		if (!spin_trylock(d_lock(v, d))) {
+			/* Lock order is d_lock -> lru_lock: rotate, don't wait. */
+			list_move_tail(dentry_lru(v, d), &v->lru);
+			busy++;
+			spin_unlock(&v->lru_lock);
+			cpu_relax();
+			continue;
+		}
+		__d_lru_del(v, d);
+		spin_unlock(&v->lru_lock);
+		if (dentry_lockref(v, d)->count) {
+			spin_unlock(d_lock(v, d));
+			continue;
+		}
+		parent = __dentry_kill(v, d);
+		if (parent)
+			dput(v, parent);
+	}
+}
+
+/* tmpfs pins every positive dentry: drop the pins bottom-up. */
+static void d_genocide(struct vfs *v, struct dentry *d)
+{
+	struct hlist_node *n, *next;
+
+	for (n = dentry_children(v, d)->first; n; n = next) {
+		struct dentry *c = d_from_sib(v, n);
+
+		next = n->next;
+		d_genocide(v, c);
+	}
+	if (!IS_ROOT(v, d) && d_is_positive(v, d) && !d_unhashed(v, d))
+		dput(v, d);
+}
+
+void d_genocide_root(struct vfs *v)
+{
+	shrink_dcache_lru(v, 0);
+	d_genocide(v, v->root);
+	shrink_dcache_lru(v, 0);
+}
+
+void dcache_init(struct vfs *v)
+{
+	INIT_LIST_HEAD(&v->lru);
+	spin_lock_init(&v->lru_lock);
+	seqlock_init(&v->rename_lock);
+	mutex_init(&v->s_vfs_rename_mutex);
+}
+
+void dcache_fini(struct vfs *v)
+{
+	kfree(v->d_hash_table);
+	v->d_hash_table = NULL;
+}
+
+void vfs_dentry_info(struct vfs *v, const struct dentry *d, struct dentry_info *out)
+{
+	const struct qstr *q = dentry_name(v, d);
+	struct inode *inode = d_inode_rcu(v, d);
+	unsigned int len = min_t(unsigned int, READ_ONCE(q->len), sizeof(out->name) - 1);
+
+	memset(out, 0, sizeof(*out));
+	memcpy(out->name, READ_ONCE(q->name), len);
+	out->name[len] = '\0';
+	out->count = d_count(v, d);
+	out->seq = raw_read_seqcount(dentry_seq(v, d));
+	out->flags = d_flags(v, d);
+	out->hash = READ_ONCE(q->hash);
+	out->hashed = !d_unhashed(v, d);
+	out->negative = !inode;
+	if (inode) {
+		out->ino = inode->i_ino;
+		out->mode = READ_ONCE(inode->i_mode);
+	}
+	out->lockref_offset = v->dl.off[DENTRY_F_d_lockref];
+}

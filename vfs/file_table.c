@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * struct file: allocation, the reference count in both of its historical
+ * forms, and the final fput. Models fs/file_table.c.
+ *
+ * The count lives in the f_ref slot of the run-time layout. With the
+ * file_ref variant (v6.13+) it is a file_ref_t storing refs - 1, taken by an
+ * unconditional add; with inc-not-zero (before v6.13) it is a plain
+ * atomic_long_t taken by a cmpxchg loop that refuses zero. Either way the
+ * object is freed after an RCU grace period, because __fget_files_rcu()
+ * takes its reference with no lock: a file it finds may be in its final
+ * fput. The kernel makes files SLAB_TYPESAFE_BY_RCU instead and re-checks
+ * the fd slot after the get; vfslab keeps that re-check too (vfs/file.c).
+ */
+#include "vfs/internal.h"
+
+static inline bool fref_is_file_ref(const struct vfs *v)
+{
+	return v->cfg.fref == FREF_FILE_REF;
+}
+
+/* Models alloc_file() + do_dentry_open()'s f_mode setup; takes the path ref. */
+struct file *alloc_file(struct vfs *v, const struct path *path, unsigned int flags,
+			const struct file_operations *fop)
+{
+	struct file *f = kmem_cache_alloc(v->file_cache);
+	struct inode *inode = d_inode(v, path->dentry);
+	unsigned int fmode;
+
+	if (!f)
+		return NULL;
+	memset(f, 0, kmem_cache_size(v->file_cache));
+	if (flags & O_PATH) {
+		fmode = FMODE_PATH | FMODE_OPENED;
+	} else {
+		/* OPEN_FMODE(): O_RDONLY -> READ, O_WRONLY -> WRITE, 2 -> both, 3 -> none. */
+		fmode = ((flags + 1) & O_ACCMODE) | FMODE_OPENED;
+		if (S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode))
+			fmode |= FMODE_ATOMIC_POS | FMODE_LSEEK | FMODE_PREAD | FMODE_PWRITE;
+		if (fmode & FMODE_READ)
+			fmode |= FMODE_CAN_READ;
+		if (fmode & FMODE_WRITE)
+			fmode |= FMODE_CAN_WRITE;
+	}
+	*file_mode(v, f) = fmode;
+	*file_flags(v, f) = flags & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC);
+	*file_path(v, f) = *path;
+	*file_inodep(v, f) = inode;
+	*file_mapping(v, f) = inode;
+	*file_op(v, f) = fop;
+	spin_lock_init(file_lock(v, f));
+	mutex_init(file_pos_lock(v, f));
+	/* The count goes last: once it reads live, lookups may take refs. */
+	if (fref_is_file_ref(v))
+		file_ref_init(file_ref(v, f), 1);
+	else
+		atomic_long_set((atomic_long_t *)file_ref(v, f), 1);
+	return f;
+}
+
+/* The refcount step of __fget_files_rcu(): may fail on a dying file. */
+bool file_get_rcu(struct vfs *v, struct file *f)
+{
+	if (fref_is_file_ref(v))
+		return file_ref_get(file_ref(v, f));
+	return atomic_long_inc_not_zero((atomic_long_t *)file_ref(v, f));
+}
+
+/* Models get_file(): the caller already holds a reference. */
+void get_file(struct vfs *v, struct file *f)
+{
+	if (fref_is_file_ref(v))
+		file_ref_inc(file_ref(v, f));
+	else
+		atomic_long_inc((atomic_long_t *)file_ref(v, f));
+}
+
+unsigned long file_count(struct vfs *v, struct file *f)
+{
+	if (fref_is_file_ref(v))
+		return file_ref_read(file_ref(v, f));
+	return atomic_long_read((atomic_long_t *)file_ref(v, f));
+}
+
+/* Models file_needs_f_pos_lock(), with the 2025 raw ONEREF test. */
+bool file_needs_f_pos_lock(struct vfs *v, struct file *f)
+{
+	if (!(file_fmode(v, f) & FMODE_ATOMIC_POS))
+		return false;
+	if ((*file_op(v, f))->iterate_shared)
+		return true;
+	if (fref_is_file_ref(v))
+		return __file_ref_read_raw(file_ref(v, f)) != FILE_REF_ONEREF;
+	return atomic_long_read((atomic_long_t *)file_ref(v, f)) > 1;
+}
+
+/* Models __fput(): release, drop the path, free after a grace period. */
+static void __fput(struct vfs *v, struct file *f)
+{
+	const struct file_operations *fop = *file_op(v, f);
+	struct path path = *file_path(v, f);
+
+	if (fop->release)
+		fop->release(v, f);
+	path_put(v, &path);
+	kmem_cache_free_rcu(v->file_cache, f);
+}
+
+/* Models fput(). */
+void fput(struct vfs *v, struct file *f)
+{
+	bool last;
+
+	if (fref_is_file_ref(v))
+		last = file_ref_put(file_ref(v, f));
+	else
+		last = atomic_long_dec_and_test((atomic_long_t *)file_ref(v, f));
+	if (last)
+		__fput(v, f);
+}
+
+/* Models fput_close(): close(2)'s put, one cmpxchg when it is the last. */
+void fput_close(struct vfs *v, struct file *f)
+{
+	bool last;
+
+	if (fref_is_file_ref(v))
+		last = file_ref_put_close(file_ref(v, f));
+	else
+		last = atomic_long_dec_and_test((atomic_long_t *)file_ref(v, f));
+	if (last)
+		__fput(v, f);
+}

@@ -1,0 +1,538 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Declarations shared by the files of vfs/ (the kernel's fs/internal.h).
+ *
+ * struct dentry, struct file and struct files_struct have no C definition:
+ * each VFS instance lays them out at run time (vfs/layout.h), and code
+ * reaches a field through a generated accessor, dentry_lockref(vfs, d),
+ * which is one add of an offset the instance keeps in its first cache line.
+ * The other objects (inode, task, fdtable) are ordinary structs.
+ */
+#ifndef VFSLAB_VFS_INTERNAL_H
+#define VFSLAB_VFS_INTERNAL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "lib/atomic.h"
+#include "lib/bitmap.h"
+#include "lib/compiler.h"
+#include "lib/err.h"
+#include "lib/file_ref.h"
+#include "lib/hlist_bl.h"
+#include "lib/list.h"
+#include "lib/lockref.h"
+#include "lib/mutex.h"
+#include "lib/rcu.h"
+#include "lib/rwsem.h"
+#include "lib/seqlock.h"
+#include "lib/slab.h"
+#include "lib/spinlock.h"
+#include "lib/stats.h"
+#include "vfs/layout.h"
+#include "vfs/vfs.h"
+
+typedef unsigned short umode_t;
+
+/* include/linux/stat.h */
+#define S_IRWXUGO (S_IRWXU | S_IRWXG | S_IRWXO)
+#define S_IALLUGO (S_ISUID | S_ISGID | S_ISVTX | S_IRWXUGO)
+#define S_IXUGO (S_IXUSR | S_IXGRP | S_IXOTH)
+
+struct dentry;			/* laid out at run time */
+struct file;			/* laid out at run time */
+struct files_struct;		/* laid out at run time */
+struct inode;
+struct file_operations;
+
+/* include/linux/dcache.h */
+struct qstr {
+	union {
+		struct {
+			uint32_t hash;
+			uint32_t len;
+		};
+		uint64_t hash_len;
+	};
+	const unsigned char *name;
+};
+#define hashlen_create(hash, len) ((uint64_t)(len) << 32 | (uint32_t)(hash))
+#define hashlen_hash(hl) ((uint32_t)(hl))
+#define hashlen_len(hl) ((uint32_t)((hl) >> 32))
+
+/* No mounts in vfslab: a path's mnt is always the instance. */
+struct path {
+	struct vfs *mnt;
+	struct dentry *dentry;
+};
+
+struct cred {
+	uid_t uid, euid, fsuid;
+	gid_t gid, egid, fsgid;
+	int ngroups;
+	gid_t groups[TASK_NGROUPS_MAX];
+};
+
+/* include/linux/fdtable.h */
+struct fdtable {
+	unsigned int max_fds;
+	struct file **fd;
+	unsigned long *close_on_exec;
+	unsigned long *open_fds;
+	unsigned long *full_fds_bits;
+	struct rcu_head rcu;
+};
+#define NR_OPEN_DEFAULT BITS_PER_LONG
+
+/*
+ * An instance: superblock, dcache and caches. The layouts come first, so
+ * the accessors' offsets share a read-mostly line with the config.
+ */
+struct vfs {
+	struct layout dl;		/* struct dentry */
+	struct layout fl;		/* struct file */
+	struct layout sl;		/* struct files_struct */
+	struct vfs_config cfg;
+	unsigned int dname_inline_len;	/* DNAME_INLINE_LEN of this layout */
+	const char *variant_name;
+
+	struct kmem_cache *dentry_cache;
+	struct kmem_cache *inode_cache;
+	struct kmem_cache *file_cache;
+	struct kmem_cache *files_cache;
+	struct kmem_cache *fs_cache;
+	struct kmem_cache *task_cache;
+
+	struct hlist_bl_head *d_hash_table;
+	unsigned int d_hash_shift;
+	struct dentry *root;
+
+	/* rename_lock: the global seqlock RCU walk snapshots. */
+	seqlock_t rename_lock __cacheline_aligned;
+	struct mutex s_vfs_rename_mutex;
+
+	/* The unused-dentry LRU and its shrinker bound. */
+	spinlock_t lru_lock __cacheline_aligned;
+	struct list_head lru;
+	unsigned long nr_unused;
+
+	/* Tasks, for pids and teardown. */
+	spinlock_t task_lock __cacheline_aligned;
+	struct list_head tasks;
+	int next_pid;
+	unsigned long next_ino;
+};
+
+/* ---- run-time layout accessors ---- */
+
+#define LAYOUT_PTR(base, off) ((void *)((char *)(base) + (off)))
+
+#define FIELD_dentry(name, acc, type, size, align, access)                       \
+	static inline type *dentry_##acc(const struct vfs *v, const struct dentry *d) \
+	{                                                                          \
+		return LAYOUT_PTR(d, v->dl.off[DENTRY_F_##name]);                   \
+	}
+#include "vfs/layout_fields.def"
+
+#define FIELD_file(name, acc, type, size, align, access)                      \
+	static inline type *file_##acc(const struct vfs *v, const struct file *f) \
+	{                                                                       \
+		return LAYOUT_PTR(f, v->fl.off[FILE_F_##name]);                  \
+	}
+#include "vfs/layout_fields.def"
+
+#define FIELD_files_struct(name, acc, type, size, align, access)                      \
+	static inline type *files_##acc(const struct vfs *v, const struct files_struct *fs) \
+	{                                                                               \
+		return LAYOUT_PTR(fs, v->sl.off[FILES_F_##name]);                        \
+	}
+#include "vfs/layout_fields.def"
+
+/* Each field's C type fits the slot every layout gives it. */
+#define FIELD_dentry(name, acc, type, size, align, access) \
+	_Static_assert(sizeof(type) <= (size) && _Alignof(type) <= (align), #name);
+#define FIELD_file(name, acc, type, size, align, access) \
+	_Static_assert(sizeof(type) <= (size) && _Alignof(type) <= (align), #name);
+#define FIELD_files_struct(name, acc, type, size, align, access) \
+	_Static_assert(sizeof(type) <= (size) && _Alignof(type) <= (align), #name);
+#include "vfs/layout_fields.def"
+
+/* ---- dentries: vfs/dcache.c ---- */
+
+/* d_flags, include/linux/dcache.h */
+#define DCACHE_OP_HASH 0x00000001u
+#define DCACHE_OP_COMPARE 0x00000002u
+#define DCACHE_OP_REVALIDATE 0x00000004u
+#define DCACHE_OP_DELETE 0x00000008u
+#define DCACHE_REFERENCED 0x00000040u
+#define DCACHE_DONTCACHE 0x00000080u
+#define DCACHE_MOUNTED 0x00010000u
+#define DCACHE_LRU_LIST 0x00080000u
+#define DCACHE_ENTRY_TYPE 0x00700000u
+#define DCACHE_MISS_TYPE 0x00000000u
+#define DCACHE_DIRECTORY_TYPE 0x00200000u
+#define DCACHE_REGULAR_TYPE 0x00400000u
+#define DCACHE_SPECIAL_TYPE 0x00500000u
+#define DCACHE_SYMLINK_TYPE 0x00600000u
+#define DCACHE_DENTRY_KILLED 0x01000000u
+#define DCACHE_DISCONNECTED 0x02000000u
+
+static inline unsigned int d_flags(const struct vfs *v, const struct dentry *d)
+{
+	return READ_ONCE(*dentry_flags(v, d));
+}
+
+static inline unsigned int __d_entry_type(const struct vfs *v, const struct dentry *d)
+{
+	return d_flags(v, d) & DCACHE_ENTRY_TYPE;
+}
+
+static inline bool d_is_miss(const struct vfs *v, const struct dentry *d)
+{
+	return __d_entry_type(v, d) == DCACHE_MISS_TYPE;
+}
+#define d_is_negative d_is_miss
+#define d_is_positive(v, d) (!d_is_negative(v, d))
+
+static inline bool d_is_dir(const struct vfs *v, const struct dentry *d)
+{
+	return __d_entry_type(v, d) == DCACHE_DIRECTORY_TYPE;
+}
+
+static inline bool d_can_lookup(const struct vfs *v, const struct dentry *d)
+{
+	return d_is_dir(v, d);
+}
+
+static inline bool d_is_symlink(const struct vfs *v, const struct dentry *d)
+{
+	return __d_entry_type(v, d) == DCACHE_SYMLINK_TYPE;
+}
+
+static inline bool d_is_reg(const struct vfs *v, const struct dentry *d)
+{
+	return __d_entry_type(v, d) == DCACHE_REGULAR_TYPE;
+}
+
+static inline struct inode *d_inode(const struct vfs *v, const struct dentry *d)
+{
+	return *dentry_inode(v, d);
+}
+
+/* The RCU-walk read of d_inode. */
+static inline struct inode *d_inode_rcu(const struct vfs *v, const struct dentry *d)
+{
+	return READ_ONCE(*dentry_inode(v, d));
+}
+
+static inline struct dentry *d_parent(const struct vfs *v, const struct dentry *d)
+{
+	return READ_ONCE(*dentry_parent(v, d));
+}
+
+static inline bool d_unhashed(const struct vfs *v, const struct dentry *d)
+{
+	return hlist_bl_unhashed(dentry_hash(v, d));
+}
+
+static inline bool IS_ROOT(const struct vfs *v, const struct dentry *d)
+{
+	return d == d_parent(v, d);
+}
+
+static inline int d_count(const struct vfs *v, const struct dentry *d)
+{
+	return READ_ONCE(dentry_lockref(v, d)->count);
+}
+
+static inline spinlock_t *d_lock(const struct vfs *v, const struct dentry *d)
+{
+	return &dentry_lockref(v, d)->lock;
+}
+
+struct dentry *d_alloc(struct vfs *v, struct dentry *parent, const struct qstr *name);
+struct dentry *d_make_root(struct vfs *v, struct inode *inode);
+void d_instantiate(struct vfs *v, struct dentry *d, struct inode *inode);
+void d_add(struct vfs *v, struct dentry *d, struct inode *inode);
+struct dentry *d_add_unique(struct vfs *v, struct dentry *d);
+void d_delete(struct vfs *v, struct dentry *d);
+void d_drop(struct vfs *v, struct dentry *d);
+void d_rehash_locked(struct vfs *v, struct dentry *d);
+void d_move(struct vfs *v, struct dentry *d, struct dentry *target);
+void d_exchange(struct vfs *v, struct dentry *d1, struct dentry *d2);
+struct dentry *dget(struct vfs *v, struct dentry *d);
+struct dentry *dget_parent(struct vfs *v, struct dentry *d);
+void dput(struct vfs *v, struct dentry *d);
+bool d_get_not_dead(struct vfs *v, struct dentry *d);
+struct dentry *__d_lookup_rcu(struct vfs *v, const struct dentry *parent,
+			      const struct qstr *name, unsigned int *seqp);
+struct dentry *d_lookup(struct vfs *v, const struct dentry *parent, const struct qstr *name);
+void shrink_dcache_lru(struct vfs *v, unsigned long target);
+void shrink_dcache_all(struct vfs *v);
+bool d_is_ancestor(struct vfs *v, const struct dentry *anc, const struct dentry *d);
+unsigned int d_name_len(struct vfs *v, const struct dentry *d);
+void dcache_init(struct vfs *v);
+void dcache_fini(struct vfs *v);
+void d_genocide_root(struct vfs *v);
+int d_path_name(struct vfs *v, const struct dentry *d, char *buf, size_t len);
+
+/* fs/namei.c's name hash, salted with the parent pointer */
+uint64_t hash_name_len(const void *salt, const char *name, const char **end);
+uint32_t full_name_hash(const void *salt, const char *name, unsigned int len);
+
+static inline void path_get(struct vfs *v, const struct path *p)
+{
+	dget(v, p->dentry);
+}
+
+static inline void path_put(struct vfs *v, const struct path *p)
+{
+	dput(v, p->dentry);
+}
+
+/* ---- inodes and the in-memory fs: vfs/inode.c, vfs/shmem.c ---- */
+
+struct shmem_pages;
+struct pipe_inode_info;
+
+struct inode {
+	umode_t i_mode;
+	uid_t i_uid;
+	gid_t i_gid;
+	unsigned int i_flags;
+	unsigned int i_nlink;
+	dev_t i_rdev;
+	unsigned long i_ino;
+	struct vfs *i_sb;
+	const char *i_link;		/* symlink body, immutable, RCU-freed */
+	atomic_t i_count;
+	spinlock_t i_lock;		/* i_size, times, attributes */
+	long long i_size;
+	struct timespec i_atime, i_mtime, i_ctime;
+	struct rw_semaphore i_rwsem;	/* inode_lock(): namespace and write */
+	unsigned long i_dir_offset;	/* next stable readdir offset (dirs) */
+	struct shmem_pages *i_pages;	/* file data, RCU-published */
+	struct pipe_inode_info *i_pipe;	/* fifos */
+	struct rcu_head i_rcu;
+};
+
+#define S_DEAD 0x1u			/* removed directory */
+#define I_LINKABLE 0x2u			/* O_TMPFILE inode linkat() may link */
+
+static inline void inode_lock(struct inode *inode)
+{
+	down_write(&inode->i_rwsem);
+}
+
+static inline void inode_unlock(struct inode *inode)
+{
+	up_write(&inode->i_rwsem);
+}
+
+static inline void inode_lock_shared(struct inode *inode)
+{
+	down_read(&inode->i_rwsem);
+}
+
+static inline void inode_unlock_shared(struct inode *inode)
+{
+	up_read(&inode->i_rwsem);
+}
+
+/* MAY_* of include/linux/fs.h */
+#define MAY_EXEC 0x00000001
+#define MAY_WRITE 0x00000002
+#define MAY_READ 0x00000004
+#define MAY_APPEND 0x00000008
+#define MAY_ACCESS 0x00000010
+#define MAY_OPEN 0x00000020
+#define MAY_NOT_BLOCK 0x00000080
+
+struct inode *new_inode(struct vfs *v, const struct cred *cred, const struct inode *dir,
+			umode_t mode, dev_t rdev);
+void ihold(struct inode *inode);
+void iput(struct inode *inode);
+int generic_permission(const struct cred *cred, const struct inode *inode, int mask);
+bool in_group_p(const struct cred *cred, gid_t gid);
+bool inode_owner_or_capable(const struct cred *cred, const struct inode *inode);
+static inline bool capable(const struct cred *cred)
+{
+	return cred->euid == 0;
+}
+static inline bool fs_capable(const struct cred *cred)
+{
+	return cred->fsuid == 0;
+}
+void inode_touch(struct inode *inode, bool m, bool c);
+void current_time(struct timespec *ts);
+void inode_fill_stat(const struct inode *inode, struct stat *st);
+
+/* regular-file data (vfs/shmem.c) */
+long shmem_read(struct inode *inode, void *buf, size_t count, long long pos);
+long shmem_write(struct inode *inode, const void *buf, size_t count, long long pos);
+int shmem_setsize(struct inode *inode, long long size);
+void shmem_evict(struct inode *inode);
+int shmem_symlink_body(struct inode *inode, const char *target);
+int fifo_open(struct inode *inode, unsigned int fmode, unsigned int flags);
+
+/* ---- struct file: vfs/file_table.c ---- */
+
+/* f_mode, include/linux/fs.h */
+#define FMODE_READ 0x1u
+#define FMODE_WRITE 0x2u
+#define FMODE_LSEEK 0x4u
+#define FMODE_PREAD 0x8u
+#define FMODE_PWRITE 0x10u
+#define FMODE_ATOMIC_POS 0x8000u
+#define FMODE_PATH 0x4000u
+#define FMODE_CAN_READ 0x20000u
+#define FMODE_CAN_WRITE 0x40000u
+#define FMODE_OPENED 0x80000u
+#define FMODE_CREATED 0x100000u
+
+struct file_operations {
+	long (*read)(struct vfs *v, struct file *f, void *buf, size_t n, long long *pos);
+	long (*write)(struct vfs *v, struct file *f, const void *buf, size_t n,
+		      long long *pos);
+	bool iterate_shared;		/* a directory: fdget_pos always locks */
+	void (*release)(struct vfs *v, struct file *f);
+};
+
+extern const struct file_operations shmem_file_operations;
+extern const struct file_operations shmem_dir_operations;
+extern const struct file_operations fifo_operations;
+extern const struct file_operations path_operations;
+
+struct file *alloc_file(struct vfs *v, const struct path *path, unsigned int flags,
+			const struct file_operations *fop);
+bool file_get_rcu(struct vfs *v, struct file *f);	/* fget's refcount step */
+void get_file(struct vfs *v, struct file *f);
+void fput(struct vfs *v, struct file *f);
+void fput_close(struct vfs *v, struct file *f);
+unsigned long file_count(struct vfs *v, struct file *f);
+bool file_needs_f_pos_lock(struct vfs *v, struct file *f);
+
+static inline unsigned int file_fmode(const struct vfs *v, const struct file *f)
+{
+	return READ_ONCE(*file_mode(v, f));
+}
+
+static inline struct inode *file_inode(const struct vfs *v, const struct file *f)
+{
+	return *file_inodep(v, f);
+}
+
+/* ---- tasks: vfs/task.c ---- */
+
+struct fs_struct {
+	int users;
+	spinlock_t lock;
+	seqcount_t seq;
+	mode_t umask;
+	struct path root, pwd;
+};
+
+struct task {
+	struct vfs *vfs;
+	struct files_struct *files;
+	struct fs_struct *fs;
+	struct cred cred;
+	pid_t pid, tgid, ppid;
+	unsigned long rlim_nofile_cur, rlim_nofile_max;
+	struct list_head node;
+};
+
+/* ---- fd tables: vfs/file.c ---- */
+
+struct fd {
+	unsigned long word;
+};
+#define FDPUT_FPUT 1UL
+#define FDPUT_POS_UNLOCK 2UL
+#define EMPTY_FD ((struct fd){ 0 })
+static inline struct file *fd_file(struct fd f)
+{
+	return (struct file *)(f.word & ~3UL);
+}
+
+struct files_struct *files_alloc(struct vfs *v);
+struct files_struct *dup_fd(struct vfs *v, struct files_struct *oldf, int *errp);
+void put_files_struct(struct vfs *v, struct files_struct *files);
+void get_files_struct(struct vfs *v, struct files_struct *files);
+int get_unused_fd_flags(struct task *t, unsigned int flags);
+void put_unused_fd(struct task *t, unsigned int fd);
+void fd_install(struct task *t, unsigned int fd, struct file *file);
+struct file *fget(struct task *t, unsigned int fd);
+struct file *fget_raw(struct task *t, unsigned int fd);
+struct fd fdget(struct task *t, unsigned int fd);
+struct fd fdget_raw(struct task *t, unsigned int fd);
+struct fd fdget_pos(struct task *t, unsigned int fd);
+void fdput(struct task *t, struct fd f);
+void fdput_pos(struct task *t, struct fd f);
+int close_fd(struct task *t, unsigned int fd);
+int f_dupfd(struct task *t, unsigned int from, struct file *file, unsigned int flags);
+bool get_close_on_exec(struct task *t, unsigned int fd);
+void set_close_on_exec(struct task *t, unsigned int fd, bool on);
+unsigned int files_max_fds(struct task *t);
+int files_check_invariants(struct vfs *v, struct files_struct *files, char *err, size_t len);
+
+/* ---- path walk: vfs/namei.c ---- */
+
+#define LOOKUP_FOLLOW 0x0001u
+#define LOOKUP_DIRECTORY 0x0002u
+#define LOOKUP_AUTOMOUNT 0x0004u
+#define LOOKUP_EMPTY 0x4000u
+#define LOOKUP_PARENT 0x0010u
+#define LOOKUP_REVAL 0x0020u
+#define LOOKUP_RCU 0x0040u
+#define LOOKUP_OPEN 0x0100u
+#define LOOKUP_CREATE 0x0200u
+#define LOOKUP_EXCL 0x0400u
+#define LOOKUP_RENAME_TARGET 0x0800u
+
+enum { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
+
+#define MAXSYMLINKS 40
+#define NAME_MAX_LEN 255
+#define PATH_MAX_LEN 4096
+
+int user_path_at(struct task *t, int dfd, const char *name, unsigned int flags,
+		 struct path *path, const struct walk_trace *trace);
+int do_filp_open(struct task *t, int dfd, const char *name, int flags, mode_t mode,
+		 struct file **filp);
+int inode_permission(const struct cred *cred, const struct inode *inode, int mask);
+
+/* ---- counters ---- */
+
+#define VFS_STAT(ev) (STAT_LIB_NR + (ev))
+_Static_assert(STAT_LIB_NR + VFS_EV_NR <= STAT_NR, "too many VFS events for lib/stats");
+static inline void vfs_count(enum vfs_event ev)
+{
+	stat_inc(VFS_STAT(ev));
+}
+
+/* ---- helpers ---- */
+
+static inline struct vfs *task_v(const struct task *t)
+{
+	return t->vfs;
+}
+
+/* The kernel's __O_TMPFILE (glibc folds O_DIRECTORY into its own). */
+#define KERNEL___O_TMPFILE 020000000
+#define WHITEOUT_DEV 0
+
+/* The open-time and fcntl-settable flags of a struct file. */
+#define FILE_SETFL_MASK (O_APPEND | O_NONBLOCK | O_NDELAY | O_DIRECT | O_NOATIME | FASYNC)
+
+long vfs_getattr_path(struct task *t, const struct path *path, struct stat *st);
+int vfs_truncate_inode(struct task *t, struct inode *inode, long long length);
+int notify_change_mode(struct task *t, struct inode *inode, mode_t mode);
+int notify_change_owner(struct task *t, struct inode *inode, uid_t uid, gid_t gid);
+
+#endif /* VFSLAB_VFS_INTERNAL_H */

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * read, write, pread, pwrite and lseek. Models fs/read_write.c.
+ *
+ * read/write/lseek go through fdget_pos(): a file shared by several
+ * references (threads, dup, fork) serialises its f_pos with f_pos_lock;
+ * pread/pwrite use plain fdget() and leave f_pos alone.
+ */
+#include <limits.h>
+
+#include "vfs/internal.h"
+
+/* MAX_RW_COUNT: INT_MAX rounded down to a page. */
+#define MAX_RW_COUNT (INT_MAX & ~4095L)
+#define MAX_LFS_FILESIZE ((long long)LLONG_MAX)
+
+static long vfs_read(struct vfs *v, struct file *f, void *buf, size_t count, long long *pos)
+{
+	unsigned int mode = file_fmode(v, f);
+
+	if (!(mode & FMODE_READ))
+		return -EBADF;
+	if (!(mode & FMODE_CAN_READ))
+		return -EINVAL;
+	if (*pos < 0)
+		return -EINVAL;
+	if (count > MAX_RW_COUNT)
+		count = MAX_RW_COUNT;
+	if (!count)
+		return 0;
+	if (!buf)
+		return -EFAULT;
+	return (*file_op(v, f))->read(v, f, buf, count, pos);
+}
+
+static long vfs_write(struct vfs *v, struct file *f, const void *buf, size_t count,
+		      long long *pos)
+{
+	unsigned int mode = file_fmode(v, f);
+
+	if (!(mode & FMODE_WRITE))
+		return -EBADF;
+	if (!(mode & FMODE_CAN_WRITE))
+		return -EINVAL;
+	if (*pos < 0)
+		return -EINVAL;
+	if (count > MAX_RW_COUNT)
+		count = MAX_RW_COUNT;
+	if (!count)
+		return 0;
+	if (!buf)
+		return -EFAULT;
+	return (*file_op(v, f))->write(v, f, buf, count, pos);
+}
+
+long sys_read(struct task *t, int fd, void *buf, size_t count)
+{
+	struct fd f = fdget_pos(t, fd);
+	struct file *file = fd_file(f);
+	long long pos;
+	long ret;
+
+	if (fd < 0 || !file)
+		return -EBADF;
+	pos = *file_pos(t->vfs, file);
+	ret = vfs_read(t->vfs, file, buf, count, &pos);
+	if (ret >= 0)
+		*file_pos(t->vfs, file) = pos;
+	fdput_pos(t, f);
+	return ret;
+}
+
+long sys_write(struct task *t, int fd, const void *buf, size_t count)
+{
+	struct fd f = fdget_pos(t, fd);
+	struct file *file = fd_file(f);
+	long long pos;
+	long ret;
+
+	if (fd < 0 || !file)
+		return -EBADF;
+	pos = *file_pos(t->vfs, file);
+	ret = vfs_write(t->vfs, file, buf, count, &pos);
+	if (ret >= 0)
+		*file_pos(t->vfs, file) = pos;
+	fdput_pos(t, f);
+	return ret;
+}
+
+long sys_pread64(struct task *t, int fd, void *buf, size_t count, off_t pos)
+{
+	long long p = pos;
+	struct fd f;
+	long ret;
+
+	if (pos < 0)
+		return -EINVAL;
+	f = fdget(t, fd);
+	if (fd < 0 || !fd_file(f))
+		return -EBADF;
+	ret = -ESPIPE;
+	if (file_fmode(t->vfs, fd_file(f)) & FMODE_PREAD)
+		ret = vfs_read(t->vfs, fd_file(f), buf, count, &p);
+	fdput(t, f);
+	return ret;
+}
+
+long sys_pwrite64(struct task *t, int fd, const void *buf, size_t count, off_t pos)
+{
+	long long p = pos;
+	struct fd f;
+	long ret;
+
+	if (pos < 0)
+		return -EINVAL;
+	f = fdget(t, fd);
+	if (fd < 0 || !fd_file(f))
+		return -EBADF;
+	ret = -ESPIPE;
+	if (file_fmode(t->vfs, fd_file(f)) & FMODE_PWRITE) {
+		/* O_APPEND still appends on Linux: pwrite's offset is ignored. */
+		ret = vfs_write(t->vfs, fd_file(f), buf, count, &p);
+	}
+	fdput(t, f);
+	return ret;
+}
+
+/*
+ * Models generic_file_llseek() for files (with shmem's SEEK_DATA/HOLE on a
+ * file without holes) and offset_dir_llseek() for directories.
+ */
+static long long vfs_llseek(struct vfs *v, struct file *f, long long offset, int whence)
+{
+	struct inode *inode = file_inode(v, f);
+	long long *fpos = file_pos(v, f);
+	long long size = READ_ONCE(inode->i_size);
+
+	if (!(file_fmode(v, f) & FMODE_LSEEK))
+		return -ESPIPE;
+	if (S_ISDIR(inode->i_mode)) {
+		switch (whence) {
+		case SEEK_CUR:
+			offset += *fpos;
+			break;
+		case SEEK_SET:
+			break;
+		default:
+			return -EINVAL;
+		}
+		if (offset < 0)
+			return -EINVAL;
+		*fpos = offset;
+		return offset;
+	}
+	switch (whence) {
+	case SEEK_SET:
+		break;
+	case SEEK_CUR:
+		if (offset == 0)
+			return *fpos;
+		offset += *fpos;
+		break;
+	case SEEK_END:
+		offset += size;
+		break;
+	case SEEK_DATA:
+		if (offset < 0 || offset >= size)
+			return -ENXIO;
+		break;
+	case SEEK_HOLE:
+		if (offset < 0 || offset >= size)
+			return -ENXIO;
+		offset = size;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (offset < 0)
+		return -EINVAL;
+	*fpos = offset;
+	return offset;
+}
+
+long sys_lseek(struct task *t, int fd, off_t offset, int whence)
+{
+	struct fd f = fdget_pos(t, fd);
+	long ret;
+
+	if (fd < 0 || !fd_file(f))
+		return -EBADF;
+	if ((unsigned int)whence > SEEK_HOLE)
+		ret = -EINVAL;
+	else
+		ret = vfs_llseek(t->vfs, fd_file(f), offset, whence);
+	fdput_pos(t, f);
+	return ret;
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Variants: the run-time switches one VFS instance is built with, parsed
+ * from "key=value,key=value". A variant changes speed, never semantics:
+ * the whole test suite runs under each.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/lockref.h"
+#include "vfs/layout.h"
+#include "vfs/vfs.h"
+
+static const char help[] =
+	"dentry=v6.11|v6.10|v6.7|randomize[:SEED]|FILE|PRESET+FIELD@OFF  struct dentry layout\n"
+	"file=v6.15|v6.12|randomize[:SEED]|FILE|PRESET+FIELD@OFF        struct file layout\n"
+	"files=kernel|shared-lock|FILE                                   struct files_struct layout\n"
+	"dcount=lockref|dlock        d_count by lockref cmpxchg, or under d_lock (pre-2013)\n"
+	"lockref-retry=N|unbounded   cmpxchg retries before taking the lock (default 100)\n"
+	"fref=file_ref|inc-not-zero  struct file refcount (v6.13+, or the CAS loop before)\n"
+	"alloc-fd=v6.13|v6.10        find_next_fd fast path and conditional clears, or not\n"
+	"nr-open=N                   fs.nr_open: the largest fd table (default 1048576)\n"
+	"dcache-max-unused=N         keep up to N unused (negative) dentries; 0 = tmpfs\n"
+	"hash-shift=N                log2 of the dentry hash table size (default 16)\n";
+
+const char *vfs_config_help(void)
+{
+	return help;
+}
+
+static int parse_ulong(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int set_layout(char *dst, const char *val, enum layout_struct s, char *err,
+		      size_t errlen)
+{
+	struct layout l;
+
+	if (strlen(val) >= VFS_LAYOUT_SPEC_MAX) {
+		snprintf(err, errlen, "layout spec too long: %.40s...", val);
+		return -1;
+	}
+	/* Validate now, so a bad layout is named before anything runs. */
+	if (layout_build(&l, s, val, err, errlen))
+		return -1;
+	strcpy(dst, val);
+	return 0;
+}
+
+static int apply(struct vfs_config *cfg, const char *key, const char *val, char *err,
+		 size_t errlen)
+{
+	unsigned long n;
+
+	if (!strcmp(key, "dentry"))
+		return set_layout(cfg->dentry_layout, val, LS_DENTRY, err, errlen);
+	if (!strcmp(key, "file"))
+		return set_layout(cfg->file_layout, val, LS_FILE, err, errlen);
+	if (!strcmp(key, "files"))
+		return set_layout(cfg->files_layout, val, LS_FILES, err, errlen);
+	if (!strcmp(key, "dcount")) {
+		if (!strcmp(val, "lockref"))
+			cfg->dcount = DCOUNT_LOCKREF;
+		else if (!strcmp(val, "dlock"))
+			cfg->dcount = DCOUNT_DLOCK;
+		else
+			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "lockref-retry")) {
+		if (!strcmp(val, "unbounded"))
+			cfg->lockref_retry = LOCKREF_RETRY_UNBOUNDED;
+		else if (!parse_ulong(val, 1u << 30, &n) && n)
+			cfg->lockref_retry = n;
+		else
+			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "fref")) {
+		if (!strcmp(val, "file_ref") || !strcmp(val, "file-ref"))
+			cfg->fref = FREF_FILE_REF;
+		else if (!strcmp(val, "inc-not-zero"))
+			cfg->fref = FREF_INC_NOT_ZERO;
+		else
+			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "alloc-fd")) {
+		if (!strcmp(val, "v6.13"))
+			cfg->alloc_fd = ALLOC_FD_V613;
+		else if (!strcmp(val, "v6.10"))
+			cfg->alloc_fd = ALLOC_FD_V610;
+		else
+			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "nr-open")) {
+		if (parse_ulong(val, 1u << 30, &n) || n < 64)
+			goto bad;
+		cfg->nr_open = n;
+		return 0;
+	}
+	if (!strcmp(key, "dcache-max-unused")) {
+		if (parse_ulong(val, 1ul << 40, &n))
+			goto bad;
+		cfg->dentry_unused_max = n;
+		return 0;
+	}
+	if (!strcmp(key, "hash-shift")) {
+		if (parse_ulong(val, 26, &n) || n < 4)
+			goto bad;
+		cfg->d_hash_shift = n;
+		return 0;
+	}
+	snprintf(err, errlen, "unknown variant key '%s' (keys: see `vfslab help variants`)", key);
+	return -1;
+bad:
+	snprintf(err, errlen, "bad value '%s' for variant key '%s'", val, key);
+	return -1;
+}
+
+int vfs_config_parse(struct vfs_config *cfg, const char *spec, char *err, size_t errlen)
+{
+	char *copy = strdup(spec), *save = NULL;
+	int ret = 0;
+
+	if (!copy) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (char *item = strtok_r(copy, ",", &save); item && !ret;
+	     item = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(item, '=');
+
+		if (!eq || eq == item || !eq[1]) {
+			snprintf(err, errlen, "variant item '%s' is not KEY=VALUE", item);
+			ret = -1;
+			break;
+		}
+		*eq = '\0';
+		ret = apply(cfg, item, eq + 1, err, errlen);
+	}
+	free(copy);
+	return ret;
+}
+
+void vfs_config_describe(const struct vfs_config *cfg, char *buf, size_t len)
+{
+	char retry[24];
+
+	if (cfg->lockref_retry == LOCKREF_RETRY_UNBOUNDED)
+		snprintf(retry, sizeof(retry), "unbounded");
+	else
+		snprintf(retry, sizeof(retry), "%u", cfg->lockref_retry);
+	snprintf(buf, len, "dentry=%s,file=%s,files=%s,dcount=%s,lockref-retry=%s,fref=%s,alloc-fd=%s",
+		 cfg->dentry_layout[0] ? cfg->dentry_layout : layout_default_name(LS_DENTRY),
+		 cfg->file_layout[0] ? cfg->file_layout : layout_default_name(LS_FILE),
+		 cfg->files_layout[0] ? cfg->files_layout : layout_default_name(LS_FILES),
+		 cfg->dcount == DCOUNT_DLOCK ? "dlock" : "lockref", retry,
+		 cfg->fref == FREF_INC_NOT_ZERO ? "inc-not-zero" : "file_ref",
+		 cfg->alloc_fd == ALLOC_FD_V610 ? "v6.10" : "v6.13");
+}
