@@ -9,12 +9,14 @@
 #	default, from $top_builddir) or "tools/vfslab fstest --host".
 #
 # Environment:
-#	srcdir		scripts are read from $srcdir/tests/fstest (Automake)
-#	FSTEST_TMPDIR	where scratch directories go; the .exp files are the
-#			host's answers on tmpfs, so the default is /dev/shm
-#	FSTEST_ONLY	names of the tests to run (e.g. "open rename")
-#	FSTEST_REGEN=1	write the outputs to the .exp files instead of
-#			comparing (to regenerate them with --host, as root)
+#   srcdir         scripts are read from $srcdir/tests/fstest (Automake),
+#                  else from the fstest directory next to this script
+#   FSTEST_DIR     read the scripts from this directory instead
+#   FSTEST_TMPDIR  where scratch directories go; the .exp files are the
+#                  host's answers on tmpfs, so the default is /dev/shm
+#   FSTEST_ONLY    names of the tests to run (e.g. "open rename")
+#   FSTEST_REGEN=1 write the outputs to the .exp files instead of
+#                  comparing (to regenerate them with --host, as root)
 
 if [ -n "${srcdir:-}" ]; then
 	dir=$srcdir/tests/fstest
@@ -36,6 +38,11 @@ case $1 in
 */*) cmd=$(pwd)/$1; shift; set -- "$cmd" "$@" ;;
 esac
 
+if ! command -v "$1" >/dev/null 2>&1; then
+	echo "fstest_run: $1: command not found" >&2
+	exit 99
+fi
+
 # The host backend switches users and chroots: only root can.
 for arg in "$@"; do
 	if [ "$arg" = --host ] && [ "$(id -u)" -ne 0 ]; then
@@ -56,7 +63,7 @@ if [ "$fstype" != tmpfs ]; then
 	echo "note: $base is $fstype, not tmpfs: host results may differ" >&2
 fi
 
-work=$(mktemp -d "$base/fstest.XXXXXX") || exit 99
+work=$(mktemp -d "$base/fstest.XXXXXX") && chmod 0755 "$work" || exit 99
 trap 'rm -rf "$work"' EXIT
 trap 'exit 1' HUP INT TERM
 

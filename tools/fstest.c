@@ -617,7 +617,6 @@ struct arg {
 struct call;
 struct run;
 struct tok;
-struct diag;
 
 enum {
 	CMD_ADDS_FD = 1 << 0, /* success returns a descriptor for the table */
@@ -669,48 +668,80 @@ struct run {
 
 /* ---- backend members, for the support check ---- */
 
-#define FSTEST_OPS(X)                                                        \
-	X(open) X(openat) X(unlink) X(unlinkat) X(mkdir) X(mkdirat) X(rmdir) \
-	X(link) X(linkat) X(symlink) X(symlinkat) X(rename) X(renameat)     \
-	X(renameat2) X(mknod) X(mknodat) X(bind) X(connect) X(chmod)        \
-	X(fchmod) X(fchmodat) X(chown) X(fchown) X(lchown) X(fchownat)      \
-	X(truncate) X(ftruncate) X(fallocate) X(stat) X(fstat) X(lstat)     \
-	X(fstatat) X(pathconf) X(fpathconf) X(write) X(utimensat) X(close)  \
-	X(close_range) X(read) X(pread) X(pwrite) X(lseek) X(dup) X(dup2)   \
-	X(dup3) X(fcntl) X(access) X(faccessat) X(readlink) X(readlinkat)   \
-	X(getcwd) X(chdir) X(fchdir) X(umask) X(getdents64)
+#define FSTEST_OPS(X)  \
+	X(open)        \
+	X(openat)      \
+	X(unlink)      \
+	X(unlinkat)    \
+	X(mkdir)       \
+	X(mkdirat)     \
+	X(rmdir)       \
+	X(link)        \
+	X(linkat)      \
+	X(symlink)     \
+	X(symlinkat)   \
+	X(rename)      \
+	X(renameat)    \
+	X(renameat2)   \
+	X(mknod)       \
+	X(mknodat)     \
+	X(bind)        \
+	X(connect)     \
+	X(chmod)       \
+	X(fchmod)      \
+	X(fchmodat)    \
+	X(chown)       \
+	X(fchown)      \
+	X(lchown)      \
+	X(fchownat)    \
+	X(truncate)    \
+	X(ftruncate)   \
+	X(fallocate)   \
+	X(stat)        \
+	X(fstat)       \
+	X(lstat)       \
+	X(fstatat)     \
+	X(pathconf)    \
+	X(fpathconf)   \
+	X(write)       \
+	X(utimensat)   \
+	X(close)       \
+	X(close_range) \
+	X(read)        \
+	X(pread)       \
+	X(pwrite)      \
+	X(lseek)       \
+	X(dup)         \
+	X(dup2)        \
+	X(dup3)        \
+	X(fcntl)       \
+	X(access)      \
+	X(faccessat)   \
+	X(readlink)    \
+	X(readlinkat)  \
+	X(getcwd)      \
+	X(chdir)       \
+	X(fchdir)      \
+	X(umask)       \
+	X(getdents64)
 
-enum op {
 #define X(m) OP_##m,
-	FSTEST_OPS(X)
+enum op { FSTEST_OPS(X) NR_OPS };
 #undef X
-	NR_OPS
-};
 
 _Static_assert(NR_OPS <= 64, "one bit per backend member");
 
 #define B(m) (UINT64_C(1) << OP_##m)
 
-static bool be_has(const struct fstest_backend *be, enum op op)
+/* The members @be has, one bit each. */
+static uint64_t be_ops(const struct fstest_backend *be)
 {
-	switch (op) {
-#define X(m)      \
-	case OP_##m: \
-		return be->m;
-		FSTEST_OPS(X)
-#undef X
-	case NR_OPS:
-		break;
-	}
-	return false;
-}
+	uint64_t ops = 0;
 
-static bool be_has_any(const struct fstest_backend *be, uint64_t mask)
-{
-	for (int op = 0; op < NR_OPS; op++)
-		if ((mask & (UINT64_C(1) << op)) && be_has(be, op))
-			return true;
-	return false;
+#define X(m) ops |= be->m ? B(m) : 0;
+	FSTEST_OPS(X)
+#undef X
+	return ops;
 }
 
 /*
@@ -1311,9 +1342,11 @@ static long run_umask(struct run *r, const struct call *c)
 	return res;
 }
 
+/* No syscall: the number a descriptor index stands for (BADFD is -1). */
 static long run_fdnum(struct run *r, const struct call *c)
 {
-	return oknum(r, FD(0));
+	fprintf(r->out, "%d\n", FD(0));
+	return 0;
 }
 
 struct dent {
@@ -1435,109 +1468,129 @@ static bool check_fcntl(struct call *c, const struct tok *tail,
 #define AT(m) B(m##at)
 static const struct cmd cmds[] = {
 	/* pjdfstest */
-	{ "open", "pfn?", run_open, CMD_ADDS_FD, open_flags, NULL, NULL,
-	  { B(open) | B(openat) }, check_open },
-	{ "openat", "dpfn?", run_openat, CMD_ADDS_FD, open_flags, NULL, NULL,
-	  { B(openat) }, check_open },
-	{ "create", "pn", run_create, 0, NULL, NULL, NULL,
-	  { B(open) | B(openat), B(close) } },
-	{ "unlink", "p", run_unlink, 0, NULL, NULL, NULL,
-	  { B(unlink) | B(unlinkat) } },
-	{ "unlinkat", "dpf", run_unlinkat, 0, unlinkat_flags, NULL, NULL,
-	  { B(unlinkat) } },
-	{ "mkdir", "pn", run_mkdir, 0, NULL, NULL, NULL,
-	  { B(mkdir) | AT(mkdir) } },
-	{ "mkdirat", "dpn", run_mkdirat, 0, NULL, NULL, NULL, { AT(mkdir) } },
-	{ "rmdir", "p", run_rmdir, 0, NULL, NULL, NULL,
-	  { B(rmdir) | B(unlinkat) } },
-	{ "link", "pp", run_link, 0, NULL, NULL, NULL, { B(link) | AT(link) } },
-	{ "linkat", "dpdpf", run_linkat, 0, linkat_flags, NULL, NULL,
-	  { AT(link) } },
-	{ "symlink", "pp", run_symlink, 0, NULL, NULL, NULL,
-	  { B(symlink) | AT(symlink) } },
-	{ "symlinkat", "pdp", run_symlinkat, 0, NULL, NULL, NULL,
-	  { AT(symlink) } },
-	{ "rename", "pp", run_rename, 0, NULL, NULL, NULL,
-	  { B(rename) | AT(rename) | B(renameat2) } },
-	{ "renameat", "dpdp", run_renameat, 0, NULL, NULL, NULL,
-	  { AT(rename) | B(renameat2) } },
-	{ "mkfifo", "pn", run_mkfifo, 0, NULL, NULL, NULL,
-	  { B(mknod) | AT(mknod) } },
-	{ "mkfifoat", "dpn", run_mkfifoat, 0, NULL, NULL, NULL,
-	  { AT(mknod) } },
-	{ "mknod", "pknnn", run_mknod, 0, NULL, NULL, mknod_types,
-	  { B(mknod) | AT(mknod) } },
-	{ "mknodat", "dpknnn", run_mknodat, 0, NULL, NULL, mknod_types,
-	  { AT(mknod) } },
-	{ "bind", "s", run_bind, 0, NULL, NULL, NULL, { B(bind) } },
-	{ "connect", "s", run_connect, 0, NULL, NULL, NULL, { B(connect) } },
-	{ "chmod", "pn", run_chmod, 0, NULL, NULL, NULL,
-	  { B(chmod) | B(fchmodat) } },
-	{ "fchmod", "dn", run_fchmod, 0, NULL, NULL, NULL, { B(fchmod) } },
-	{ "lchmod", "pn", run_lchmod, 0, NULL, NULL, NULL, { B(fchmodat) } },
-	{ "fchmodat", "dpnf", run_fchmodat, 0, nofollow_flags, NULL, NULL,
-	  { B(fchmodat) } },
-	{ "chown", "pnn", run_chown, 0, NULL, NULL, NULL,
-	  { B(chown) | B(fchownat) } },
-	{ "fchown", "dnn", run_fchown, 0, NULL, NULL, NULL, { B(fchown) } },
-	{ "lchown", "pnn", run_lchown, 0, NULL, NULL, NULL,
-	  { B(lchown) | B(fchownat) } },
-	{ "fchownat", "dpnnf", run_fchownat, 0, nofollow_flags, NULL, NULL,
-	  { B(fchownat) } },
-	{ "truncate", "pn", run_truncate, 0, NULL, NULL, NULL,
-	  { B(truncate) } },
-	{ "ftruncate", "dn", run_ftruncate, 0, NULL, NULL, NULL,
-	  { B(ftruncate) } },
-	{ "posix_fallocate", "dnn", run_posix_fallocate, 0, NULL, NULL, NULL,
-	  { B(fallocate) } },
-	{ "stat", "ps", run_stat, 0, NULL, NULL, NULL,
-	  { B(stat) | B(fstatat) } },
-	{ "fstat", "ds", run_fstat, 0, NULL, NULL, NULL, { B(fstat) } },
-	{ "lstat", "ps", run_lstat, 0, NULL, NULL, NULL,
-	  { B(lstat) | B(fstatat) } },
-	{ "fstatat", "dpfs", run_fstatat, 0, nofollow_flags, NULL, NULL,
-	  { B(fstatat) } },
-	{ "pathconf", "pk", run_pathconf, 0, NULL, NULL, pathconf_names,
-	  { B(pathconf) } },
-	{ "fpathconf", "dk", run_fpathconf, 0, NULL, NULL, pathconf_names,
-	  { B(fpathconf) } },
-	{ "write", "ds", run_write, 0, NULL, NULL, NULL, { B(write) } },
-	{ "utimensat", "dpntntf", run_utimensat, 0, utimensat_flags, NULL,
-	  NULL, { B(utimensat) } },
-
+	{ .name = "open", .args = "pfn?", .run = run_open, .flags = CMD_ADDS_FD,
+	  .flags1 = open_flags, .need = { B(open) | B(openat) },
+	  .check = check_open },
+	{ .name = "openat", .args = "dpfn?", .run = run_openat,
+	  .flags = CMD_ADDS_FD, .flags1 = open_flags, .need = { B(openat) },
+	  .check = check_open },
+	{ .name = "create", .args = "pn", .run = run_create,
+	  .need = { B(open) | B(openat), B(close) } },
+	{ .name = "unlink", .args = "p", .run = run_unlink,
+	  .need = { B(unlink) | B(unlinkat) } },
+	{ .name = "unlinkat", .args = "dpf", .run = run_unlinkat,
+	  .flags1 = unlinkat_flags, .need = { B(unlinkat) } },
+	{ .name = "mkdir", .args = "pn", .run = run_mkdir,
+	  .need = { B(mkdir) | AT(mkdir) } },
+	{ .name = "mkdirat", .args = "dpn", .run = run_mkdirat,
+	  .need = { AT(mkdir) } },
+	{ .name = "rmdir", .args = "p", .run = run_rmdir,
+	  .need = { B(rmdir) | B(unlinkat) } },
+	{ .name = "link", .args = "pp", .run = run_link,
+	  .need = { B(link) | AT(link) } },
+	{ .name = "linkat", .args = "dpdpf", .run = run_linkat,
+	  .flags1 = linkat_flags, .need = { AT(link) } },
+	{ .name = "symlink", .args = "pp", .run = run_symlink,
+	  .need = { B(symlink) | AT(symlink) } },
+	{ .name = "symlinkat", .args = "pdp", .run = run_symlinkat,
+	  .need = { AT(symlink) } },
+	{ .name = "rename", .args = "pp", .run = run_rename,
+	  .need = { B(rename) | AT(rename) | B(renameat2) } },
+	{ .name = "renameat", .args = "dpdp", .run = run_renameat,
+	  .need = { AT(rename) | B(renameat2) } },
+	{ .name = "mkfifo", .args = "pn", .run = run_mkfifo,
+	  .need = { B(mknod) | AT(mknod) } },
+	{ .name = "mkfifoat", .args = "dpn", .run = run_mkfifoat,
+	  .need = { AT(mknod) } },
+	{ .name = "mknod", .args = "pknnn", .run = run_mknod,
+	  .names = mknod_types, .need = { B(mknod) | AT(mknod) } },
+	{ .name = "mknodat", .args = "dpknnn", .run = run_mknodat,
+	  .names = mknod_types, .need = { AT(mknod) } },
+	{ .name = "bind", .args = "s", .run = run_bind, .need = { B(bind) } },
+	{ .name = "connect", .args = "s", .run = run_connect,
+	  .need = { B(connect) } },
+	{ .name = "chmod", .args = "pn", .run = run_chmod,
+	  .need = { B(chmod) | B(fchmodat) } },
+	{ .name = "fchmod", .args = "dn", .run = run_fchmod,
+	  .need = { B(fchmod) } },
+	{ .name = "lchmod", .args = "pn", .run = run_lchmod,
+	  .need = { B(fchmodat) } },
+	{ .name = "fchmodat", .args = "dpnf", .run = run_fchmodat,
+	  .flags1 = nofollow_flags, .need = { B(fchmodat) } },
+	{ .name = "chown", .args = "pnn", .run = run_chown,
+	  .need = { B(chown) | B(fchownat) } },
+	{ .name = "fchown", .args = "dnn", .run = run_fchown,
+	  .need = { B(fchown) } },
+	{ .name = "lchown", .args = "pnn", .run = run_lchown,
+	  .need = { B(lchown) | B(fchownat) } },
+	{ .name = "fchownat", .args = "dpnnf", .run = run_fchownat,
+	  .flags1 = nofollow_flags, .need = { B(fchownat) } },
+	{ .name = "truncate", .args = "pn", .run = run_truncate,
+	  .need = { B(truncate) } },
+	{ .name = "ftruncate", .args = "dn", .run = run_ftruncate,
+	  .need = { B(ftruncate) } },
+	{ .name = "posix_fallocate", .args = "dnn", .run = run_posix_fallocate,
+	  .need = { B(fallocate) } },
+	{ .name = "stat", .args = "ps", .run = run_stat,
+	  .need = { B(stat) | B(fstatat) } },
+	{ .name = "fstat", .args = "ds", .run = run_fstat,
+	  .need = { B(fstat) } },
+	{ .name = "lstat", .args = "ps", .run = run_lstat,
+	  .need = { B(lstat) | B(fstatat) } },
+	{ .name = "fstatat", .args = "dpfs", .run = run_fstatat,
+	  .flags1 = nofollow_flags, .need = { B(fstatat) } },
+	{ .name = "pathconf", .args = "pk", .run = run_pathconf,
+	  .names = pathconf_names, .need = { B(pathconf) } },
+	{ .name = "fpathconf", .args = "dk", .run = run_fpathconf,
+	  .names = pathconf_names, .need = { B(fpathconf) } },
+	{ .name = "write", .args = "ds", .run = run_write,
+	  .need = { B(write) } },
+	{ .name = "utimensat", .args = "dpntntf", .run = run_utimensat,
+	  .flags1 = utimensat_flags, .need = { B(utimensat) } },
 	/* vfslab extensions */
-	{ "close", "d", run_close, 0, NULL, NULL, NULL, { B(close) } },
-	{ "close_range", "nnf", run_close_range, 0, close_range_flags, NULL,
-	  NULL, { B(close_range) } },
-	{ "read", "dz", run_read, 0, NULL, NULL, NULL, { B(read) } },
-	{ "pread", "dzn", run_pread, 0, NULL, NULL, NULL, { B(pread) } },
-	{ "pwrite", "dsn", run_pwrite, 0, NULL, NULL, NULL, { B(pwrite) } },
-	{ "lseek", "dne", run_lseek, 0, NULL, NULL, whences, { B(lseek) } },
-	{ "dup", "d", run_dup, CMD_ADDS_FD, NULL, NULL, NULL, { B(dup) } },
-	{ "dup2", "dn", run_dup2, CMD_ADDS_FD, NULL, NULL, NULL, { B(dup2) } },
-	{ "dup3", "dnf", run_dup3, CMD_ADDS_FD, dup3_flags, NULL, NULL,
-	  { B(dup3) } },
-	{ "fcntl", "de", run_fcntl, CMD_TAIL, NULL, NULL, fcntl_cmds,
-	  { B(fcntl) }, check_fcntl },
-	{ "access", "pf", run_access, 0, access_modes, NULL, NULL,
-	  { B(access) | B(faccessat) } },
-	{ "faccessat", "dpfg", run_faccessat, 0, access_modes,
-	  faccessat_flags, NULL, { B(faccessat) } },
-	{ "readlink", "pz?", run_readlink, 0, NULL, NULL, NULL,
-	  { B(readlink) | AT(readlink) } },
-	{ "readlinkat", "dpz?", run_readlinkat, 0, NULL, NULL, NULL,
-	  { AT(readlink) } },
-	{ "renameat2", "dpdpf", run_renameat2, 0, rename_flags, NULL, NULL,
-	  { B(renameat2) } },
-	{ "getcwd", "z?", run_getcwd, 0, NULL, NULL, NULL, { B(getcwd) } },
-	{ "chdir", "p", run_chdir, 0, NULL, NULL, NULL, { B(chdir) } },
-	{ "fchdir", "d", run_fchdir, 0, NULL, NULL, NULL, { B(fchdir) } },
-	{ "umask", "n", run_umask, 0, NULL, NULL, NULL, { B(umask) } },
-	{ "getdents", "dz?", run_getdents, 0, NULL, NULL, NULL,
-	  { B(getdents64) } },
-	{ "futimens", "dntnt", run_futimens, 0, NULL, NULL, NULL,
-	  { B(utimensat) } },
-	{ "fdnum", "d", run_fdnum, 0, NULL, NULL, NULL, { 0 } },
+	{ .name = "close", .args = "d", .run = run_close,
+	  .need = { B(close) } },
+	{ .name = "close_range", .args = "nnf", .run = run_close_range,
+	  .flags1 = close_range_flags, .need = { B(close_range) } },
+	{ .name = "read", .args = "dz", .run = run_read, .need = { B(read) } },
+	{ .name = "pread", .args = "dzn", .run = run_pread,
+	  .need = { B(pread) } },
+	{ .name = "pwrite", .args = "dsn", .run = run_pwrite,
+	  .need = { B(pwrite) } },
+	{ .name = "lseek", .args = "dne", .run = run_lseek, .names = whences,
+	  .need = { B(lseek) } },
+	{ .name = "dup", .args = "d", .run = run_dup, .flags = CMD_ADDS_FD,
+	  .need = { B(dup) } },
+	{ .name = "dup2", .args = "dn", .run = run_dup2, .flags = CMD_ADDS_FD,
+	  .need = { B(dup2) } },
+	{ .name = "dup3", .args = "dnf", .run = run_dup3, .flags = CMD_ADDS_FD,
+	  .flags1 = dup3_flags, .need = { B(dup3) } },
+	{ .name = "fcntl", .args = "de", .run = run_fcntl, .flags = CMD_TAIL,
+	  .names = fcntl_cmds, .need = { B(fcntl) }, .check = check_fcntl },
+	{ .name = "access", .args = "pf", .run = run_access,
+	  .flags1 = access_modes, .need = { B(access) | B(faccessat) } },
+	{ .name = "faccessat", .args = "dpfg", .run = run_faccessat,
+	  .flags1 = access_modes, .flags2 = faccessat_flags,
+	  .need = { B(faccessat) } },
+	{ .name = "readlink", .args = "pz?", .run = run_readlink,
+	  .need = { B(readlink) | AT(readlink) } },
+	{ .name = "readlinkat", .args = "dpz?", .run = run_readlinkat,
+	  .need = { AT(readlink) } },
+	{ .name = "renameat2", .args = "dpdpf", .run = run_renameat2,
+	  .flags1 = rename_flags, .need = { B(renameat2) } },
+	{ .name = "getcwd", .args = "z?", .run = run_getcwd,
+	  .need = { B(getcwd) } },
+	{ .name = "chdir", .args = "p", .run = run_chdir,
+	  .need = { B(chdir) } },
+	{ .name = "fchdir", .args = "d", .run = run_fchdir,
+	  .need = { B(fchdir) } },
+	{ .name = "umask", .args = "n", .run = run_umask,
+	  .need = { B(umask) } },
+	{ .name = "getdents", .args = "dz?", .run = run_getdents,
+	  .need = { B(getdents64) } },
+	{ .name = "futimens", .args = "dntnt", .run = run_futimens,
+	  .need = { B(utimensat) } },
+	{ .name = "fdnum", .args = "d", .run = run_fdnum },
 };
 #undef AT
 
@@ -1725,7 +1778,8 @@ static bool add_double(struct sbuf *b, const char **pp, struct diag *d)
 				p += 2;
 				break;
 			default:
-				set_diag(d, "unknown escape '\\%c'", *p ? *p : ' ');
+				set_diag(d, "unknown escape '\\%c'",
+					 *p ? *p : ' ');
 				return false;
 			}
 		}
@@ -1822,7 +1876,8 @@ static bool parse_groups(const char *s, struct fstest_cred *cred,
 				 p);
 			if (n >= sizeof(word) || !parse_ll(word, 0, &v) ||
 			    v < 0 || v > UINT32_MAX - 1) {
-				set_diag(d, "-g: invalid gid '%.*s'", (int)n, p);
+				set_diag(d, "-g: invalid gid '%.*s'", (int)n,
+					 p);
 				return false;
 			}
 			cred->groups[cred->ngroups++] = (gid_t)v;
@@ -2077,7 +2132,7 @@ static bool parse_call(const struct fstest_backend *be, struct toks *t,
 		return false;
 	}
 	for (int n = 0; n < 2; n++) {
-		if (cmd->need[n] && !be_has_any(be, cmd->need[n])) {
+		if (cmd->need[n] && !(be_ops(be) & cmd->need[n])) {
 			set_diag(d, "%s: not supported by the %s backend",
 				 cmd->name, be->name);
 			return false;
@@ -2277,6 +2332,11 @@ static int run_tokens(const struct fstest_backend *be, void *ctx,
 		return 0;
 	if (!parse_line(be, t, &ln, &d)) {
 		report(err, name, lineno, d.msg);
+		free(ln.calls);
+		return 1;
+	}
+	if (!be->begin || !be->end || !be->cd) {
+		report(err, name, lineno, "backend without begin, end or cd");
 		free(ln.calls);
 		return 1;
 	}

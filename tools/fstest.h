@@ -4,7 +4,8 @@
  *
  * One input line is one pjdfstest invocation:
  *
- *	[-U umask] [-u uid] [-g gid[,gid...]] [--] syscall args [: syscall args ...]
+ *	[-U umask] [-u uid] [-g gid[,gid...]] [--] syscall args
+ *		[: syscall args ...]
  *
  * and what it writes to stdout is, line for line, what pjdfstest's own
  * binary prints on Linux for the same arguments.  The syscalls themselves
@@ -45,9 +46,9 @@
  * The credentials of one invocation, as pjdfstest sets them.  pjdfstest
  * (running as root) does, in this order:
  *
- *	setgroups(ngroups, groups); setegid(groups[0]);	  if -g was given
- *	setuid(uid);					  if -u was given
- *	umask(umask);					  always, 0 if no -U
+ *	-g: setgroups(ngroups, groups); setegid(groups[0]);
+ *	-u: setuid(uid);
+ *	always: umask(umask), 0 without -U.
  *
  * so with -u the real, effective, saved and fs uids all become uid, and
  * with -g the supplementary list is groups[] and the effective (and fs)
@@ -75,13 +76,14 @@ struct fstest_cred {
  * of <fcntl.h>).  Descriptors are the invocation's own fd numbers; the
  * interpreter maps pjdfstest's descriptor indexes onto them.
  *
- * Members a backend leaves NULL fall back, where Linux implements the two
- * identically, to the *at variant with AT_FDCWD (open -> openat,
- * mkdir -> mkdirat, unlink/rmdir -> unlinkat, link -> linkat,
- * symlink -> symlinkat, rename -> renameat -> renameat2, mknod -> mknodat,
- * chmod -> fchmodat, chown/lchown -> fchownat, stat/lstat -> fstatat,
- * access -> faccessat, readlink -> readlinkat).  A command whose member is still missing is reported as
- * unsupported by that backend and the line counts as an error.
+ * begin, end and cd are required.  A syscall member left NULL falls back,
+ * where Linux implements the two identically, to the *at variant with
+ * AT_FDCWD (open -> openat, mkdir -> mkdirat, unlink/rmdir -> unlinkat,
+ * link -> linkat, symlink -> symlinkat, rename -> renameat -> renameat2,
+ * mknod/mkfifo -> mknodat, chmod -> fchmodat, chown/lchown -> fchownat,
+ * stat/lstat -> fstatat, access -> faccessat, readlink -> readlinkat).
+ * A command whose member is still missing is reported as unsupported by
+ * the backend, and its line counts as an error.
  */
 struct fstest_backend {
 	const char *name;
@@ -127,9 +129,6 @@ struct fstest_backend {
 	long (*rename)(void *ctx, const char *oldpath, const char *newpath);
 	long (*renameat)(void *ctx, int olddirfd, const char *oldpath,
 			 int newdirfd, const char *newpath);
-	/* RENAME_NOREPLACE, RENAME_EXCHANGE, RENAME_WHITEOUT (extension) */
-	long (*renameat2)(void *ctx, int olddirfd, const char *oldpath,
-			  int newdirfd, const char *newpath, unsigned int flags);
 	long (*mknod)(void *ctx, const char *path, mode_t mode, dev_t dev);
 	long (*mknodat)(void *ctx, int dirfd, const char *path, mode_t mode,
 			dev_t dev);
@@ -178,6 +177,10 @@ struct fstest_backend {
 			  const struct timespec times[2], int flags);
 
 	/* vfslab extensions. */
+	/* RENAME_NOREPLACE, RENAME_EXCHANGE, RENAME_WHITEOUT. */
+	long (*renameat2)(void *ctx, int olddirfd, const char *oldpath,
+			  int newdirfd, const char *newpath,
+			  unsigned int flags);
 	long (*close)(void *ctx, int fd);
 	long (*close_range)(void *ctx, unsigned int first, unsigned int last,
 			    unsigned int flags);

@@ -3,7 +3,15 @@
 
 bin_PROGRAMS += %D%/vfslab
 %C%_vfslab_SOURCES = \
+	%D%/bench/bench.h \
+	%D%/bench/report.c \
+	%D%/bench/runner.c \
+	%D%/bench/sysops.c \
+	%D%/bench/sysops.h \
+	%D%/bench/workload.h \
+	%D%/bench/workloads.c \
 	%D%/cmd.h \
+	%D%/cmd_bench.c \
 	%D%/cmd_fstest.c \
 	%D%/cmd_layout.c \
 	%D%/cmd_walk.c \
@@ -12,5 +20,17 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/fstest_host.c \
 	%D%/fstest_vfs.c \
 	%D%/fstest_vfs.h \
-	%D%/vfslab.c
-%C%_vfslab_LDADD = $(LIBVFS_LDADD)
+	%D%/vfslab.c \
+	%D%/workloads/workloads.def \
+	%D%/workloads/access1.c %D%/workloads/access2.c \
+	%D%/workloads/dup1.c \
+	%D%/workloads/fstat1.c %D%/workloads/fstat2.c \
+	%D%/workloads/lseek1.c %D%/workloads/lseek2.c \
+	%D%/workloads/open1.c %D%/workloads/open2.c %D%/workloads/open3.c \
+	%D%/workloads/pread1.c %D%/workloads/pread2.c %D%/workloads/pread3.c \
+	%D%/workloads/read1.c %D%/workloads/read2.c \
+	%D%/workloads/stat1.c %D%/workloads/stat2.c \
+	%D%/workloads/syscall1.c %D%/workloads/syscall2.c \
+	%D%/workloads/unlink1.c %D%/workloads/unlink2.c
+%C%_vfslab_LDADD = $(LIBVFS_LDADD) -lm
+EXTRA_DIST += %D%/quickstart.sh

@@ -21,6 +21,7 @@ struct command {
 static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
+	{ "bench", cmd_bench, "run a workload on vfslab and the host kernel; ops/s, ratios, counters" },
 	{ "fstest", cmd_fstest, "run pjdfstest-language scripts against vfslab or the host" },
 	{ "walk", cmd_walk, "trace one path walk step by step (RCU walk, d_seq, fallbacks)" },
 	{ "layout", cmd_layout, "print struct layouts pahole-style; list presets" },

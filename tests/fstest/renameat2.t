@@ -55,8 +55,8 @@ renameat2 AT_FDCWD b AT_FDCWD c 0
 stat c mode
 renameat2 BADFD b AT_FDCWD c RENAME_NOREPLACE
 
-# RENAME_WHITEOUT leaves a whiteout (char device 0:0) behind; tmpfs has
-# them, and making one needs CAP_MKNOD.
+# RENAME_WHITEOUT leaves a whiteout (char device 0:0, mode 0) behind;
+# tmpfs has them, and since Linux 5.8 anyone may make one.
 renameat2 AT_FDCWD c AT_FDCWD w RENAME_WHITEOUT
 lstat c type,major,minor,mode
 stat w type
