@@ -5,3 +5,18 @@
 # and the live host kernel against the same answers.
 TESTS += %D%/fstest_vfslab.sh %D%/fstest_host.sh
 EXTRA_DIST += %D%/fstest_run.sh %D%/fstest_vfslab.sh %D%/fstest_host.sh %D%/fstest
+
+# Check programs for vfs/, one per area; tests/vfs_test.h holds the fixtures.
+check_PROGRAMS += \
+	%D%/check_namei
+
+EXTRA_DIST += %D%/vfs_test.h
+
+%C%_check_namei_SOURCES = %D%/check_namei.c %D%/vfs_test.h
+%C%_check_namei_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+%C%_check_namei_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)
+
+check_PROGRAMS += %D%/check_dcache
+%C%_check_dcache_SOURCES = %D%/check_dcache.c %D%/vfs_test.h
+%C%_check_dcache_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+%C%_check_dcache_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)

@@ -2350,10 +2350,13 @@ static int run_tokens(const struct fstest_backend *be, void *ctx,
 		}
 		return 0;
 	}
-	if (be->fork_per_line)
+	if (be->fork_per_line) {
 		rc = fork_chain(be, ctx, &ln, out, err, name, lineno);
-	else
+	} else {
 		rc = exec_chain(be, ctx, &ln, out, err, name, lineno);
+		/* Should the VFS crash, what it printed so far is kept. */
+		fflush(out);
+	}
 	free(ln.calls);
 	return rc;
 }

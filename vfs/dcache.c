@@ -62,13 +62,41 @@ static inline uint32_t fold_hash(uint64_t x, uint64_t y)
 	return y >> 32;
 }
 
+/*
+ * An 8-byte load that may run past the end of the string into the same
+ * page, as the kernel's load_unaligned_zeropad() does: only the bytes up to
+ * the terminator are used. A load that would cross into the next page goes
+ * byte by byte instead, so it can never fault.
+ */
+typedef uint64_t __attribute__((may_alias, aligned(1))) unaligned_u64;
+
+__attribute__((no_sanitize("address"))) static inline uint64_t load_word(const char *p)
+{
+	uint64_t a = 0;
+
+	if (likely(((uintptr_t)p & 4095) <= 4096 - sizeof(a)))
+		return *(const unaligned_u64 *)p;
+	for (unsigned int i = 0; i < sizeof(a) && p[i]; i++)
+		a |= (uint64_t)(unsigned char)p[i] << (8 * i);
+	return a;
+}
+
+#define ONE_BYTES 0x0101010101010101ull
+#define HIGH_BYTES 0x8080808080808080ull
+
+/* Bytes of a that are zero, as the high bit of each (little-endian). */
+static inline uint64_t has_zero(uint64_t a)
+{
+	return (a - ONE_BYTES) & ~a & HIGH_BYTES;
+}
+
 /* Models full_name_hash(): whole words mixed, the tail masked in. */
 uint32_t full_name_hash(const void *salt, const char *name, unsigned int len)
 {
 	uint64_t a, x = 0, y = (uintptr_t)salt;
 
 	while (len >= sizeof(uint64_t)) {
-		memcpy(&a, name, sizeof(a));
+		a = *(const unaligned_u64 *)name;
 		HASH_MIX(x, y, a);
 		name += sizeof(a);
 		len -= sizeof(a);
@@ -81,17 +109,31 @@ uint32_t full_name_hash(const void *salt, const char *name, unsigned int len)
 	return fold_hash(x, y);
 }
 
-/* Models hash_name(): hash and length of one component, *end at '/' or NUL. */
+/*
+ * Models hash_name(): hash and length of one component in one pass, a word
+ * at a time, stopping at '/' or NUL; *end points at the terminator. It gives
+ * the same hash as full_name_hash() of the component.
+ */
 uint64_t hash_name_len(const void *salt, const char *name, const char **end)
 {
-	const char *p = name;
-	unsigned int len;
+	uint64_t a, b, x = 0, y = (uintptr_t)salt, mask;
+	unsigned int len = 0;
 
-	while (*p && *p != '/')
-		p++;
-	*end = p;
-	len = p - name;
-	return hashlen_create(full_name_hash(salt, name, len), len);
+	for (;;) {
+		a = load_word(name + len);
+		b = a ^ (ONE_BYTES * '/');
+		mask = has_zero(a) | has_zero(b);
+		if (mask)
+			break;
+		HASH_MIX(x, y, a);
+		len += sizeof(a);
+	}
+	/* Bytes before the first terminator are ours; the rest of the word is not. */
+	len += __builtin_ctzll(mask) / 8;
+	mask = (mask - 1) & ~mask;
+	x ^= a & (mask >> 7);
+	*end = name + len;
+	return hashlen_create(fold_hash(x, y), len);
 }
 
 /* ---- helpers for the run-time layout ---- */
@@ -566,12 +608,27 @@ void dput(struct vfs *v, struct dentry *d)
 
 /* ---- lookup ---- */
 
+/*
+ * Models dentry_cmp(): a word at a time, the last word masked to the
+ * name's length. Both loads may read past the name into the same page (the
+ * kernel's load_unaligned_zeropad() on the path side); those bytes are
+ * masked off.
+ */
 static inline bool dentry_cmp(const struct vfs *v, const struct dentry *d,
 			      const unsigned char *ct, unsigned int tcount)
 {
-	const unsigned char *cs = READ_ONCE(dentry_name(v, d)->name);
+	const char *cs = (const char *)READ_ONCE(dentry_name(v, d)->name);
+	const char *p = (const char *)ct;
 
-	return memcmp(cs, ct, tcount) != 0;
+	for (; tcount >= sizeof(uint64_t); tcount -= sizeof(uint64_t)) {
+		if (*(const unaligned_u64 *)cs != *(const unaligned_u64 *)p)
+			return true;
+		cs += sizeof(uint64_t);
+		p += sizeof(uint64_t);
+	}
+	if (!tcount)
+		return false;
+	return ((load_word(cs) ^ load_word(p)) & ((1ull << (8 * tcount)) - 1)) != 0;
 }
 
 /*

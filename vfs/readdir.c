@@ -62,7 +62,8 @@ static struct dir_entry *collect(struct vfs *v, struct dentry *dir, long long po
 		n++;
 	}
 	spin_unlock(d_lock(v, dir));
-	qsort(e, n, sizeof(*e), cmp_off);
+	if (n)
+		qsort(e, n, sizeof(*e), cmp_off);
 	*nr = n;
 	return e ? e : calloc(1, sizeof(*e));
 }

@@ -159,7 +159,7 @@ long shmem_write(struct inode *inode, const void *buf, size_t count, long long p
 int shmem_setsize(struct inode *inode, long long size)
 {
 	struct shmem_pages *pages = inode->i_pages;
-	unsigned long keep = (size + SHMEM_PAGE_SIZE - 1) / SHMEM_PAGE_SIZE;
+	unsigned long keep = size / SHMEM_PAGE_SIZE + (size % SHMEM_PAGE_SIZE != 0);
 
 	if (size < 0)
 		return -EINVAL;

@@ -19,7 +19,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -107,6 +109,22 @@ double bench_spin_per_ns(void)
 	return n / ((now() - t0) * 1e9);
 }
 
+/*
+ * Tasks of the sides not running sleep on ctl->active (a shared futex, so
+ * forked peers wake too): a polling sleeper would steal CPU from the side
+ * being measured.
+ */
+static void ctl_wait(int *word, int seen)
+{
+	syscall(SYS_futex, word, FUTEX_WAIT, seen, NULL, NULL, 0);
+}
+
+static void ctl_set(int *word, int value)
+{
+	__atomic_store_n(word, value, __ATOMIC_SEQ_CST);
+	syscall(SYS_futex, word, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
+}
+
 static void pin(struct side_run *sr, int id)
 {
 	cpu_set_t set;
@@ -145,10 +163,12 @@ static void task_body(struct side_run *sr, struct worker *w)
 	if (r < 0)
 		return;
 	for (;;) {
-		while (READ_ONCE(sr->ctl->active) != sr->index) {
+		int active;
+
+		while ((active = READ_ONCE(sr->ctl->active)) != sr->index) {
 			if (READ_ONCE(sr->ctl->stop))
 				goto out;
-			usleep(100);
+			ctl_wait(&sr->ctl->active, active);
 		}
 		wl->run(t, BATCH);
 		WRITE_ONCE(c->iters, c->iters + BATCH);
@@ -241,8 +261,7 @@ static int side_setup(struct side_run *sr)
 		return -ENOMEM;
 	}
 	if (sr->side->kernel) {
-		snprintf(sr->base, sizeof(sr->base), "%s/vfslab-bench.XXXXXX", sr->o->tmpdir);
-		if (!mkdtemp(sr->base)) {
+		if (mkdir(sr->base, 0755)) {
 			r = -errno;
 			fprintf(stderr, "vfslab bench: cannot create %s: %s\n", sr->base,
 				strerror(errno));
@@ -262,6 +281,18 @@ static int side_setup(struct side_run *sr)
 		sr->main_vctx.task = sr->main_task;
 		sr->main.sys = &bench_sys_vfslab;
 		sr->main.ctx = &sr->main_vctx;
+		/* The same directory path as the kernel side: equal walk depth. */
+		for (char *p = strchr(sr->base + 1, '/'); ; p = strchr(p + 1, '/')) {
+			if (p)
+				*p = '\0';
+			r = sr->main.sys->mkdir(sr->main.ctx, sr->base, 0755);
+			if (p)
+				*p = '/';
+			if (r < 0 && r != -EEXIST)
+				return r;
+			if (!p)
+				break;
+		}
 	}
 	sr->main.base = sr->base;
 	sr->main.nr = sr->nr;
@@ -361,12 +392,20 @@ static int wait_ready(struct side_run *runs, int nr_sides)
 static int run_one(const struct bench_opts *o, int nr, struct bench_result *res,
 		   unsigned long entry_loops, struct ctl *ctl, int *cpus, int ncpus)
 {
+	char base[512];
 	struct side_run runs[BENCH_MAX_SIDES];
 	double ratios[BENCH_MAX_SIDES][BENCH_MAX_ROUNDS];
 	uint64_t ev[BENCH_MAX_SIDES][VFS_EV_NR] = { { 0 } };
 	uint64_t ops[BENCH_MAX_SIDES] = { 0 };
 	int err = 0;
 
+	/* One directory name, used by every side: mkdtemp picks it, then frees it. */
+	snprintf(base, sizeof(base), "%s/vfslab-bench.XXXXXX", o->tmpdir);
+	if (!mkdtemp(base) || rmdir(base)) {
+		fprintf(stderr, "vfslab bench: cannot create a directory in %s: %s\n", o->tmpdir,
+			strerror(errno));
+		return -errno;
+	}
 	memset(runs, 0, sizeof(runs));
 	WRITE_ONCE(ctl->active, -1);
 	WRITE_ONCE(ctl->stop, 0);
@@ -381,6 +420,7 @@ static int run_one(const struct bench_opts *o, int nr, struct bench_result *res,
 		sr->entry_loops = entry_loops;
 		sr->ncpus = ncpus;
 		memcpy(sr->cpus, cpus, sizeof(int) * ncpus);
+		snprintf(sr->base, sizeof(sr->base), "%s", base);
 		err = side_setup(sr);
 	}
 	if (!err)
@@ -396,9 +436,9 @@ static int run_one(const struct bench_opts *o, int nr, struct bench_result *res,
 			vfs_events_read(e0);
 			i0 = side_iters(&runs[s]);
 			t0 = now();
-			WRITE_ONCE(ctl->active, s);
+			ctl_set(&ctl->active, s);
 			sleep_s(o->interval);
-			WRITE_ONCE(ctl->active, -1);
+			ctl_set(&ctl->active, -1);
 			t1 = now();
 			i1 = side_iters(&runs[s]);
 			vfs_events_read(e1);
@@ -413,6 +453,7 @@ static int run_one(const struct bench_opts *o, int nr, struct bench_result *res,
 	if (o->progress)
 		fprintf(stderr, "\r%*s\r", 70, "");
 	WRITE_ONCE(ctl->stop, 1);
+	ctl_set(&ctl->active, -2);	/* wake every sleeper to see stop */
 	for (int s = 0; s < o->nr_sides; s++) {
 		struct bench_result *br = &res[s];
 
