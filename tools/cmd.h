@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+struct layout;
 struct vfs;
 struct vfs_config;
 
@@ -17,6 +18,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_fstest(int argc, char **argv);
 int cmd_walk(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
+int cmd_shell(int argc, char **argv);
 
 /* Print "vfslab CMD: message" to stderr (printf-style). */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -28,5 +30,13 @@ int cli_config(const char *cmd, const char *spec, struct vfs_config *cfg);
 struct vfs *cli_vfs_new(const char *cmd, const struct vfs_config *cfg);
 /* Destroy it; returns 1 (and reports) if objects leaked. */
 int cli_vfs_destroy(const char *cmd, struct vfs *vfs);
+
+/* Walk path in t, printing the result (and each step with steps); 0 or -errno. */
+struct task;
+int cli_walk_trace(struct vfs *vfs, struct task *t, const char *path, bool follow, bool steps);
+
+/* pahole-style printing of a layout, and its hot-line warnings (count). */
+void cli_layout_print(const struct layout *l, FILE *f);
+int cli_layout_warnings(const struct layout *l, FILE *f);
 
 #endif /* VFSLAB_TOOLS_CMD_H */

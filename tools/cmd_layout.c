@@ -53,7 +53,7 @@ static bool on_line(const struct layout *l, int i, unsigned int n)
 }
 
 /* Warn where a write-hot field shares a line with read-hot lookup fields. */
-static int hot_line_warnings(const struct layout *l, FILE *f)
+int cli_layout_warnings(const struct layout *l, FILE *f)
 {
 	const struct layout_desc *d = l->desc;
 	int warnings = 0;
@@ -82,7 +82,7 @@ static int hot_line_warnings(const struct layout *l, FILE *f)
 	return warnings;
 }
 
-static void print_layout(const struct layout *l, FILE *f)
+void cli_layout_print(const struct layout *l, FILE *f)
 {
 	const struct layout_desc *d = l->desc;
 	struct item items[LAYOUT_MAX_FIELDS + LAYOUT_MAX_PADS];
@@ -309,8 +309,8 @@ int cmd_layout(int argc, char **argv)
 	for (int s = 0; s < LS_NR; s++) {
 		if (optind < argc && !want[s])
 			continue;
-		print_layout(&ls[s], stdout);
-		hot_line_warnings(&ls[s], stdout);
+		cli_layout_print(&ls[s], stdout);
+		cli_layout_warnings(&ls[s], stdout);
 		printf("\n");
 	}
 	return ret;

@@ -120,6 +120,26 @@ static void walk_usage(FILE *f)
 		"symlinks, and where and why the walk left RCU mode.\n");
 }
 
+int cli_walk_trace(struct vfs *vfs, struct task *t, const char *path, bool follow, bool steps)
+{
+	struct tracer tr = { vfs, steps };
+	struct walk_trace wt = { trace_event, &tr };
+	uint64_t before[VFS_EV_NR], after[VFS_EV_NR];
+	int err;
+
+	vfs_events_read_self(before);
+	err = vfs_walk(t, AT_FDCWD, path, follow, &wt);
+	vfs_events_read_self(after);
+	printf("counters: rcu_walk %llu, unlazy_ok %llu, unlazy_fail %llu, ref_walk %llu, "
+	       "dcache_miss %llu\n",
+	       (unsigned long long)(after[VFS_EV_RCU_WALK] - before[VFS_EV_RCU_WALK]),
+	       (unsigned long long)(after[VFS_EV_UNLAZY_OK] - before[VFS_EV_UNLAZY_OK]),
+	       (unsigned long long)(after[VFS_EV_UNLAZY_FAIL] - before[VFS_EV_UNLAZY_FAIL]),
+	       (unsigned long long)(after[VFS_EV_REF_WALK] - before[VFS_EV_REF_WALK]),
+	       (unsigned long long)(after[VFS_EV_DCACHE_MISS] - before[VFS_EV_DCACHE_MISS]));
+	return err;
+}
+
 int cmd_walk(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -139,8 +159,6 @@ int cmd_walk(int argc, char **argv)
 	struct fstest_vfs fv;
 	struct vfs *vfs;
 	struct tracer tr = { 0 };
-	struct walk_trace wt = { trace_event, &tr };
-	uint64_t before[VFS_EV_NR], after[VFS_EV_NR];
 	FILE *null;
 
 	optind = 1;
@@ -195,7 +213,6 @@ int cmd_walk(int argc, char **argv)
 	vfs = cli_vfs_new("walk", &cfg);
 	if (!vfs)
 		return 1;
-	tr.vfs = vfs;
 	if (fstest_vfs_init(&fv, vfs)) {
 		cli_error("walk", "cannot create the initial task");
 		cli_vfs_destroy("walk", vfs);
@@ -236,17 +253,8 @@ int cmd_walk(int argc, char **argv)
 	}
 	printf("walk \"%s\" as uid %lu gid %lu (%s)\n", argv[optind], uid, gid,
 	       follow ? "stat: a trailing symlink is followed" : "lstat: not followed");
-	vfs_events_read_self(before);
-	err = vfs_walk(fv.cur, AT_FDCWD, argv[optind], follow, &wt);
-	vfs_events_read_self(after);
+	err = cli_walk_trace(vfs, fv.cur, argv[optind], follow, tr.steps);
 	fstest_vfs_backend.end(&fv);
-	printf("counters: rcu_walk %llu, unlazy_ok %llu, unlazy_fail %llu, ref_walk %llu, "
-	       "dcache_miss %llu\n",
-	       (unsigned long long)(after[VFS_EV_RCU_WALK] - before[VFS_EV_RCU_WALK]),
-	       (unsigned long long)(after[VFS_EV_UNLAZY_OK] - before[VFS_EV_UNLAZY_OK]),
-	       (unsigned long long)(after[VFS_EV_UNLAZY_FAIL] - before[VFS_EV_UNLAZY_FAIL]),
-	       (unsigned long long)(after[VFS_EV_REF_WALK] - before[VFS_EV_REF_WALK]),
-	       (unsigned long long)(after[VFS_EV_DCACHE_MISS] - before[VFS_EV_DCACHE_MISS]));
 	if (null)
 		fclose(null);
 	fstest_vfs_fini(&fv);

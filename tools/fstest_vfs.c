@@ -45,36 +45,52 @@ int fstest_vfs_init(struct fstest_vfs *fv, struct vfs *vfs)
 
 void fstest_vfs_fini(struct fstest_vfs *fv)
 {
-	if (fv->cur)
+	if (fv->cur && fv->cur != fv->shell)
 		task_exit(fv->cur);
 	if (fv->shell)
 		task_exit(fv->shell);
 	fv->cur = fv->shell = NULL;
 }
 
+struct task *fstest_vfs_task(struct fstest_vfs *fv)
+{
+	return fv->cur ? fv->cur : fv->shell;
+}
+
 static int vb_begin(void *ctx, const struct fstest_cred *cred)
 {
 	struct fstest_vfs *fv = CTX(ctx);
-	struct task *t = task_fork(fv->shell, 0);
+	struct task *t = fv->persistent ? fv->shell : task_fork(fv->shell, 0);
 	uid_t ruid = 0, euid = 0;
 	gid_t rgid = 0, egid = 0;
 	int err;
 
 	if (!t)
 		return -ENOMEM;
+	if (fv->persistent) {
+		fv->cur = t;
+		/* Only a line that asks for other credentials changes them. */
+		if (!cred->has_uid && !cred->has_groups && !cred->has_umask)
+			return 0;
+		fv->saved.umask_set = cred->has_umask;
+	}
 	if (cred->has_uid)
 		ruid = euid = cred->uid;	/* setuid() as root: every uid */
 	if (cred->has_groups)
 		egid = cred->gid;		/* setegid(): the real gid stays */
 	err = task_set_creds(t, ruid, euid, rgid, egid, cred->has_groups ? cred->groups : NULL,
 			     cred->has_groups ? cred->ngroups : 0);
-	if (!err)
+	if (!err && !fv->persistent)
 		err = task_set_nofile(t, FSTEST_NOFILE, FSTEST_NOFILE);
 	if (err) {
-		task_exit(t);
+		if (!fv->persistent)
+			task_exit(t);
+		fv->cur = NULL;
 		return err;
 	}
-	sys_umask(t, cred->umask);
+	if (!fv->persistent || cred->has_umask)
+		fv->saved.umask = sys_umask(t, cred->umask);
+	fv->saved.creds_set = true;
 	fv->cur = t;
 	return 0;
 }
@@ -83,6 +99,16 @@ static void vb_end(void *ctx)
 {
 	struct fstest_vfs *fv = CTX(ctx);
 
+	if (fv->persistent) {
+		/* Back to root, and the umask the shell had. */
+		if (fv->saved.creds_set)
+			task_set_creds(fv->shell, 0, 0, 0, 0, NULL, 0);
+		if (fv->saved.umask_set)
+			sys_umask(fv->shell, fv->saved.umask);
+		fv->saved.creds_set = fv->saved.umask_set = false;
+		fv->cur = NULL;
+		return;
+	}
 	if (fv->cur)
 		task_exit(fv->cur);
 	fv->cur = NULL;

@@ -14,6 +14,7 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/cmd_bench.c \
 	%D%/cmd_fstest.c \
 	%D%/cmd_layout.c \
+	%D%/cmd_shell.c \
 	%D%/cmd_walk.c \
 	%D%/fstest.c \
 	%D%/fstest.h \
@@ -32,5 +33,6 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/workloads/stat1.c %D%/workloads/stat2.c \
 	%D%/workloads/syscall1.c %D%/workloads/syscall2.c \
 	%D%/workloads/unlink1.c %D%/workloads/unlink2.c
-%C%_vfslab_LDADD = $(LIBVFS_LDADD) -lm
+%C%_vfslab_CFLAGS = $(AM_CFLAGS) $(LIBEDIT_CFLAGS)
+%C%_vfslab_LDADD = $(LIBVFS_LDADD) $(LIBEDIT_LIBS) -lm
 EXTRA_DIST += %D%/quickstart.sh

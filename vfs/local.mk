@@ -8,6 +8,7 @@ noinst_LIBRARIES += %D%/libvfs.a
 	%D%/file.c \
 	%D%/file_table.c \
 	%D%/inode.c \
+	%D%/inspect.c \
 	%D%/internal.h \
 	%D%/layout.c \
 	%D%/layout.h \

@@ -159,6 +159,35 @@ struct dentry_info {
 	unsigned int lockref_offset;	/* where this variant keeps d_lockref */
 };
 
+struct dentry_chain_info {
+	unsigned long bucket;		/* index in the dentry hash table */
+	unsigned int length, position;	/* entries in the chain, ours (1-based) */
+};
+
+struct fdtable_info {
+	unsigned int max_fds, next_fd;
+	int users;			/* tasks sharing this files_struct */
+	unsigned int nr_open;
+	bool embedded;			/* still the files_struct's own 64 slots */
+	unsigned long open_fds[4], close_on_exec[4], full_fds_bits;
+	struct {
+		int fd;
+		unsigned long count, ino;
+		unsigned int flags, mode;
+		long long pos;
+	} fds[64];
+	int nr_fds;			/* entries filled in fds[] */
+};
+
+/* Look path up and describe its dentry (refcount, seq, flags, chain). */
+int vfs_inspect_path(struct task *t, const char *path, bool follow, struct dentry_info *out,
+		     struct dentry_chain_info *chain);
+/* A snapshot of t's fd table under file_lock. */
+void vfs_inspect_fdtable(struct task *t, struct fdtable_info *out);
+/* The unused-dentry LRU's length and the slab caches' in-use counts. */
+void vfs_inspect_caches(struct vfs *vfs, unsigned long *nr_unused, long *dentries, long *inodes,
+			long *files);
+
 /* Walk path as stat() would (follow: as stat, else as lstat), tracing it. */
 int vfs_walk(struct task *t, int dfd, const char *path, bool follow,
 	     const struct walk_trace *tr);
