@@ -270,7 +270,7 @@ static void rename_long_names(const char *spec, unsigned int inline_len)
 	d_name_is(e.v, vt_dentry(e.t, q), l2);
 	VT_EQ(sys_unlink(e.t, q), 0);
 	after = vt_inuse(e.v);
-	ck_assert_int_eq(after.dentries, before.dentries + 1);	/* x */
+	ck_assert_int_eq(after.dentries, before.dentries + 1); /* x */
 	vt_end(&e);
 }
 

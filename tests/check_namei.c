@@ -530,7 +530,7 @@ START_TEST(test_rcu_walk_counters)
 
 	vt_begin(&e, "");
 	make_tree(e.t);
-	VT_EQ(sys_stat(e.t, "/a/b/c/f", &st), 0);	/* warm */
+	VT_EQ(sys_stat(e.t, "/a/b/c/f", &st), 0); /* warm */
 	/* An existing 4-component path: all in RCU mode, one unlazy at the end. */
 	a = vt_events();
 	VT_EQ(sys_stat(e.t, "/a/b/c/f", &st), 0);

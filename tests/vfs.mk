@@ -20,3 +20,8 @@ check_PROGRAMS += %D%/check_dcache
 %C%_check_dcache_SOURCES = %D%/check_dcache.c %D%/vfs_test.h
 %C%_check_dcache_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 %C%_check_dcache_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)
+
+check_PROGRAMS += %D%/check_file
+%C%_check_file_SOURCES = %D%/check_file.c %D%/vfs_test.h
+%C%_check_file_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+%C%_check_file_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)

@@ -37,11 +37,11 @@ static inline const char *vt_ename(long r)
 }
 
 /* expr must return want (a value, or -EXXX). */
-#define VT_EQ(expr, want)                                                          \
-	do {                                                                       \
-		long _r = (long)(expr), _w = (long)(want);                         \
+#define VT_EQ(expr, want)                                                             \
+	do {                                                                          \
+		long _r = (long)(expr), _w = (long)(want);                            \
 		ck_assert_msg(_r == _w, "%s: got %ld (%s), want %ld (%s)", #expr, _r, \
-			      vt_ename(_r), _w, vt_ename(_w));                     \
+			      vt_ename(_r), _w, vt_ename(_w));                        \
 	} while (0)
 
 /* expr must succeed; its value is the result (an fd, a length). */
@@ -157,8 +157,7 @@ static inline struct vt_inuse vt_inuse(struct vfs *v)
 {
 	rcu_barrier();
 	return (struct vt_inuse){ kmem_cache_inuse(v->dentry_cache),
-				  kmem_cache_inuse(v->inode_cache),
-				  kmem_cache_inuse(v->file_cache),
+				  kmem_cache_inuse(v->inode_cache), kmem_cache_inuse(v->file_cache),
 				  kmem_cache_inuse(v->files_cache) };
 }
 
@@ -194,12 +193,11 @@ static inline unsigned int vt_next_fd(struct task *t)
 	return n;
 }
 
-#define vt_check_fds(t)                                                                \
-	do {                                                                           \
-		char _err[160] = "";                                                   \
-		ck_assert_msg(!files_check_invariants((t)->vfs, (t)->files, _err,      \
-						      sizeof(_err)),                   \
-			      "fd table invariant: %s", _err);                         \
+#define vt_check_fds(t)                                                                          \
+	do {                                                                                     \
+		char _err[160] = "";                                                             \
+		ck_assert_msg(!files_check_invariants((t)->vfs, (t)->files, _err, sizeof(_err)), \
+			      "fd table invariant: %s", _err);                                   \
 	} while (0)
 
 /* This thread's event counters; take two snapshots and subtract. */
@@ -268,16 +266,16 @@ static inline void vt_run_threads(int n, void *(*fn)(void *), void *args, size_t
 }
 
 /* The boilerplate main() of a suite. */
-#define VT_MAIN(suite_fn)                                      \
-	int main(void)                                         \
-	{                                                      \
-		SRunner *sr = srunner_create(suite_fn());      \
-		int failed;                                    \
-                                                               \
-		srunner_run_all(sr, CK_NORMAL);                \
-		failed = srunner_ntests_failed(sr);            \
-		srunner_free(sr);                              \
-		return failed ? EXIT_FAILURE : EXIT_SUCCESS;   \
+#define VT_MAIN(suite_fn)                                    \
+	int main(void)                                       \
+	{                                                    \
+		SRunner *sr = srunner_create(suite_fn());    \
+		int failed;                                  \
+                                                             \
+		srunner_run_all(sr, CK_NORMAL);              \
+		failed = srunner_ntests_failed(sr);          \
+		srunner_free(sr);                            \
+		return failed ? EXIT_FAILURE : EXIT_SUCCESS; \
 	}
 
 #endif /* VFSLAB_TESTS_VFS_TEST_H */

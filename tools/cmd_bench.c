@@ -14,25 +14,24 @@
 
 static void bench_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: vfslab bench [WORKLOAD] [options]\n"
-		"       vfslab bench --list\n\n"
-		"Runs WORKLOAD (default stat2) on vfslab and on the host kernel (a tmpfs\n"
-		"directory) in one run, the sides taking turns interval by interval.\n\n"
-		"  --tasks LIST        task counts: 1,2,4 or 1-4 (default: 1 to the CPU count)\n"
-		"  --mode threads|processes\n"
-		"                      threads share one fd table; processes have their own\n"
-		"  --variant SPEC      a vfslab side built with SPEC (repeatable; see\n"
-		"                      `vfslab help variants`); default: one default side\n"
-		"  --peer kernel|none  measure the host kernel too (default: kernel)\n"
-		"  --interval SECONDS  one sample (default 0.5)\n"
-		"  --rounds N          samples per side after one warm-up round (default 5)\n"
-		"  --entry-ns N|host   spend N ns at each vfslab syscall entry, or the host's\n"
-		"                      measured getppid() cost (default 0)\n"
-		"  --format table|csv|json\n"
-		"  --plot FILE         ops/s against tasks, .png or .svg (needs gnuplot)\n"
-		"  --tmpdir DIR        the kernel side's directory (default /dev/shm)\n"
-		"  --no-pin            do not pin tasks to CPUs\n");
+	fprintf(f, "usage: vfslab bench [WORKLOAD] [options]\n"
+		   "       vfslab bench --list\n\n"
+		   "Runs WORKLOAD (default stat2) on vfslab and on the host kernel (a tmpfs\n"
+		   "directory) in one run, the sides taking turns interval by interval.\n\n"
+		   "  --tasks LIST        task counts: 1,2,4 or 1-4 (default: 1 to the CPU count)\n"
+		   "  --mode threads|processes\n"
+		   "                      threads share one fd table; processes have their own\n"
+		   "  --variant SPEC      a vfslab side built with SPEC (repeatable; see\n"
+		   "                      `vfslab help variants`); default: one default side\n"
+		   "  --peer kernel|none  measure the host kernel too (default: kernel)\n"
+		   "  --interval SECONDS  one sample (default 0.5)\n"
+		   "  --rounds N          samples per side after one warm-up round (default 5)\n"
+		   "  --entry-ns N|host   spend N ns at each vfslab syscall entry, or the host's\n"
+		   "                      measured getppid() cost (default 0)\n"
+		   "  --format table|csv|json\n"
+		   "  --plot FILE         ops/s against tasks, .png or .svg (needs gnuplot)\n"
+		   "  --tmpdir DIR        the kernel side's directory (default /dev/shm)\n"
+		   "  --no-pin            do not pin tasks to CPUs\n");
 }
 
 static int parse_tasks(const char *s, struct bench_opts *o)
@@ -123,7 +122,8 @@ int cmd_bench(int argc, char **argv)
 		switch (c) {
 		case 't':
 			if (parse_tasks(optarg, &o)) {
-				cli_error("bench", "--tasks: expected e.g. 1,2,4 or 1-4 (at most %d)",
+				cli_error("bench",
+					  "--tasks: expected e.g. 1,2,4 or 1-4 (at most %d)",
 					  BENCH_MAX_TASKS);
 				return 2;
 			}
@@ -132,7 +132,8 @@ int cmd_bench(int argc, char **argv)
 			if (!strcmp(optarg, "processes")) {
 				o.processes = true;
 			} else if (strcmp(optarg, "threads")) {
-				cli_error("bench", "--mode: threads or processes, not '%s'", optarg);
+				cli_error("bench", "--mode: threads or processes, not '%s'",
+					  optarg);
 				return 2;
 			}
 			break;
@@ -154,7 +155,8 @@ int cmd_bench(int argc, char **argv)
 		case 'i':
 			o.interval = strtod(optarg, &end);
 			if (*end || !(o.interval >= 0.01 && o.interval <= 60)) {
-				cli_error("bench", "--interval: 0.01 to 60 seconds, not '%s'", optarg);
+				cli_error("bench", "--interval: 0.01 to 60 seconds, not '%s'",
+					  optarg);
 				return 2;
 			}
 			break;
@@ -172,7 +174,8 @@ int cmd_bench(int argc, char **argv)
 			} else {
 				o.entry_ns = strtol(optarg, &end, 10);
 				if (*end || o.entry_ns < 0 || o.entry_ns > 1000000) {
-					cli_error("bench", "--entry-ns: host or 0..1000000, not '%s'",
+					cli_error("bench",
+						  "--entry-ns: host or 0..1000000, not '%s'",
 						  optarg);
 					return 2;
 				}
@@ -184,7 +187,8 @@ int cmd_bench(int argc, char **argv)
 			} else if (!strcmp(optarg, "json")) {
 				fmt = BENCH_JSON;
 			} else if (strcmp(optarg, "table")) {
-				cli_error("bench", "--format: table, csv or json, not '%s'", optarg);
+				cli_error("bench", "--format: table, csv or json, not '%s'",
+					  optarg);
 				return 2;
 			}
 			break;

@@ -34,7 +34,7 @@ static const char *access_tag(unsigned int a)
 
 struct item {
 	unsigned int off, size;
-	int field;	/* -1: pad */
+	int field; /* -1: pad */
 };
 
 static int cmp_item(const void *a, const void *b)
@@ -66,15 +66,18 @@ int cli_layout_warnings(const struct layout *l, FILE *f)
 				continue;
 			if (d->fields[i].access & LA_WRITE_HOT) {
 				strncat(writers, " ", sizeof(writers) - strlen(writers) - 1);
-				strncat(writers, d->fields[i].name, sizeof(writers) - strlen(writers) - 1);
+				strncat(writers, d->fields[i].name,
+					sizeof(writers) - strlen(writers) - 1);
 			} else if (d->fields[i].access & LA_READ_HOT) {
 				strncat(readers, " ", sizeof(readers) - strlen(readers) - 1);
-				strncat(readers, d->fields[i].name, sizeof(readers) - strlen(readers) - 1);
+				strncat(readers, d->fields[i].name,
+					sizeof(readers) - strlen(readers) - 1);
 			}
 		}
 		if (writers[0] && readers[0]) {
-			fprintf(f, "warning: cacheline %u: write-hot%s shares the line with "
-				   "read-mostly lookup fields%s\n",
+			fprintf(f,
+				"warning: cacheline %u: write-hot%s shares the line with "
+				"read-mostly lookup fields%s\n",
 				n, writers, readers);
 			warnings++;
 		}
@@ -107,8 +110,8 @@ void cli_layout_print(const struct layout *l, FILE *f)
 		while ((line + 1) * CL <= it->off) {
 			line++;
 			if (line * CL == it->off)
-				fprintf(f, "\t/* --- cacheline %u boundary (%u bytes) --- */\n", line,
-					line * CL);
+				fprintf(f, "\t/* --- cacheline %u boundary (%u bytes) --- */\n",
+					line, line * CL);
 			else
 				fprintf(f,
 					"\t/* --- cacheline %u boundary (%u bytes) was %u bytes ago --- */\n",
@@ -157,7 +160,8 @@ static int check_rule(const char *rule, const struct layout *ls, int lineno, FIL
 	for (char *p = strtok_r(buf, " \t:", &save); p && n < 40; p = strtok_r(NULL, " \t:", &save))
 		w[n++] = p;
 	if (n < 5 || strcmp(w[2], "apart") || strcmp(w[3], "from")) {
-		fprintf(stderr, "vfslab layout: rule %d: expected 'STRUCT: FIELD apart from FIELD...'\n",
+		fprintf(stderr,
+			"vfslab layout: rule %d: expected 'STRUCT: FIELD apart from FIELD...'\n",
 			lineno);
 		return -1;
 	}
@@ -182,8 +186,9 @@ static int check_rule(const char *rule, const struct layout *ls, int lineno, FIL
 		}
 		for (unsigned int line = 0; line <= (l->size - 1) / CL; line++) {
 			if (on_line(l, idx, line) && on_line(l, j, line)) {
-				fprintf(out, "FAIL rule %d: %s.%s (offset %u) shares cacheline %u "
-					     "with %s (offset %u) in layout %s\n",
+				fprintf(out,
+					"FAIL rule %d: %s.%s (offset %u) shares cacheline %u "
+					"with %s (offset %u) in layout %s\n",
 					lineno, w[0], w[1], l->off[idx], line, w[k], l->off[j],
 					l->name);
 				bad++;
@@ -198,14 +203,13 @@ static int check_rule(const char *rule, const struct layout *ls, int lineno, FIL
 
 static void layout_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: vfslab layout [STRUCT...] [--variant SPEC]\n"
-		"       vfslab layout --list\n"
-		"       vfslab layout --check RULES [--variant SPEC]\n\n"
-		"STRUCT is dentry, file or files_struct (default: all three). Layouts come\n"
-		"from the variant (vfslab help variants): a preset, randomize:SEED, a\n"
-		"layout file, or PRESET+FIELD@OFFSET. RULES is a file (or '-') of lines\n"
-		"'STRUCT: FIELD apart from FIELD...'; exit status 1 on any violation.\n");
+	fprintf(f, "usage: vfslab layout [STRUCT...] [--variant SPEC]\n"
+		   "       vfslab layout --list\n"
+		   "       vfslab layout --check RULES [--variant SPEC]\n\n"
+		   "STRUCT is dentry, file or files_struct (default: all three). Layouts come\n"
+		   "from the variant (vfslab help variants): a preset, randomize:SEED, a\n"
+		   "layout file, or PRESET+FIELD@OFFSET. RULES is a file (or '-') of lines\n"
+		   "'STRUCT: FIELD apart from FIELD...'; exit status 1 on any violation.\n");
 }
 
 int cmd_layout(int argc, char **argv)

@@ -50,7 +50,8 @@ static void show_dentry(struct task *t, const char *path, bool follow)
 	       (di.flags & 0x00700000) == 0x00200000 ? "directory" :
 	       (di.flags & 0x00700000) == 0x00400000 ? "regular" :
 	       (di.flags & 0x00700000) == 0x00600000 ? "symlink" :
-	       (di.flags & 0x00700000) == 0x00500000 ? "special" : "miss");
+	       (di.flags & 0x00700000) == 0x00500000 ? "special" :
+						       "miss");
 	printf("  d_name.hash 0x%08x, bucket %lu, position %u of %u in its chain\n", di.hash,
 	       ch.bucket, ch.position, ch.length);
 	if (!di.negative)
@@ -72,8 +73,8 @@ static void show_fdtable(struct task *t)
 		       fi.close_on_exec[w]);
 	printf("  full_fds_bits[0] %016lx\n", fi.full_fds_bits);
 	for (int i = 0; i < fi.nr_fds; i++)
-		printf("  fd %-4d ino %-6lu f_count %-3lu f_pos %-8lld f_flags 0%o%s\n", fi.fds[i].fd,
-		       fi.fds[i].ino, fi.fds[i].count, fi.fds[i].pos, fi.fds[i].flags,
+		printf("  fd %-4d ino %-6lu f_count %-3lu f_pos %-8lld f_flags 0%o%s\n",
+		       fi.fds[i].fd, fi.fds[i].ino, fi.fds[i].count, fi.fds[i].pos, fi.fds[i].flags,
 		       fi.fds[i].mode & 0x4000 ? " (O_PATH)" : "");
 }
 

@@ -19,7 +19,7 @@
 
 struct tracer {
 	struct vfs *vfs;
-	bool steps;	/* --trace: every step, not just the result */
+	bool steps; /* --trace: every step, not just the result */
 };
 
 static const char *type_name(mode_t mode)
@@ -56,8 +56,8 @@ static void trace_event(void *ctx, enum walk_event ev, const struct dentry *d, c
 	switch (ev) {
 	case WALK_EV_START:
 		printf("  start     %s mode: %s\n", a ? "RCU-walk" : "ref-walk",
-		       a ? "no references taken, no stores to any dentry"
-			 : "a reference on each dentry as it goes");
+		       a ? "no references taken, no stores to any dentry" :
+			   "a reference on each dentry as it goes");
 		break;
 	case WALK_EV_PERMISSION:
 		printf("  perm      MAY_EXEC on \"%s\" (mode %04o): %s\n", di.name,
@@ -69,8 +69,7 @@ static void trace_event(void *ctx, enum walk_event ev, const struct dentry *d, c
 		break;
 	case WALK_EV_HIT:
 		printf("  hit       dentry \"%s\": d_seq %u sampled, d_count %d, %s\n", di.name,
-		       (unsigned int)b, di.count,
-		       di.negative ? "negative" : type_name(di.mode));
+		       (unsigned int)b, di.count, di.negative ? "negative" : type_name(di.mode));
 		break;
 	case WALK_EV_MISS:
 		printf("  miss      \"%.*s\" not in the dcache under \"%s\": ask the filesystem\n",

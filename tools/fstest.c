@@ -44,8 +44,8 @@
 /* The kernel's O_LARGEFILE, which F_GETFL reports even where glibc's is 0. */
 #if O_LARGEFILE != 0
 #define K_O_LARGEFILE O_LARGEFILE
-#elif defined(__x86_64__) || defined(__i386__) || defined(__riscv) || \
-	defined(__s390__) || defined(__loongarch__)
+#elif defined(__x86_64__) || defined(__i386__) || defined(__riscv) || defined(__s390__) || \
+	defined(__loongarch__)
 #define K_O_LARGEFILE 0100000
 #elif defined(__aarch64__) || defined(__arm__)
 #define K_O_LARGEFILE 0400000
@@ -114,11 +114,7 @@ static const struct fname utimensat_flags[] = {
 };
 
 static const struct fname access_modes[] = {
-	{ "F_OK", F_OK },
-	{ "R_OK", R_OK },
-	{ "W_OK", W_OK },
-	{ "X_OK", X_OK },
-	{ NULL, 0 },
+	{ "F_OK", F_OK }, { "R_OK", R_OK }, { "W_OK", W_OK }, { "X_OK", X_OK }, { NULL, 0 },
 };
 
 static const struct fname faccessat_flags[] = {
@@ -153,13 +149,8 @@ static const struct fname fd_flags[] = {
 
 /* mknod's type letter, as pjdfstest spells it ('s' is ours). */
 static const struct fname mknod_types[] = {
-	{ "c", S_IFCHR },
-	{ "b", S_IFBLK },
-	{ "f", S_IFIFO },
-	{ "d", S_IFDIR },
-	{ "o", S_IFREG },
-	{ "s", S_IFSOCK },
-	{ NULL, 0 },
+	{ "c", S_IFCHR }, { "b", S_IFBLK },  { "f", S_IFIFO }, { "d", S_IFDIR },
+	{ "o", S_IFREG }, { "s", S_IFSOCK }, { NULL, 0 },
 };
 
 static const struct fname pathconf_names[] = {
@@ -177,12 +168,8 @@ static const struct fname utime_nsec[] = {
 };
 
 static const struct fname whences[] = {
-	{ "SEEK_SET", SEEK_SET },
-	{ "SEEK_CUR", SEEK_CUR },
-	{ "SEEK_END", SEEK_END },
-	{ "SEEK_DATA", SEEK_DATA },
-	{ "SEEK_HOLE", SEEK_HOLE },
-	{ NULL, 0 },
+	{ "SEEK_SET", SEEK_SET },   { "SEEK_CUR", SEEK_CUR },	{ "SEEK_END", SEEK_END },
+	{ "SEEK_DATA", SEEK_DATA }, { "SEEK_HOLE", SEEK_HOLE }, { NULL, 0 },
 };
 
 static const struct fname fcntl_cmds[] = {
@@ -362,8 +349,7 @@ struct diag {
 	char msg[512];
 };
 
-static void __attribute__((format(printf, 2, 3)))
-set_diag(struct diag *d, const char *fmt, ...)
+static void __attribute__((format(printf, 2, 3))) set_diag(struct diag *d, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -372,8 +358,7 @@ set_diag(struct diag *d, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void report(FILE *err, const char *name, unsigned long lineno,
-		   const char *msg)
+static void report(FILE *err, const char *name, unsigned long lineno, const char *msg)
 {
 	if (lineno)
 		fprintf(err, "%s:%lu: %s\n", name, lineno, msg);
@@ -411,8 +396,7 @@ static const struct fname *find_name(const struct fname *t, const char *s)
  * pjdfstest's str2flags(): names joined by ',' or '|', "none" or "0" for
  * none.  Numbers are accepted too, so scripts can pass unknown bits.
  */
-static bool parse_flags(const struct fname *t, const char *s, long long *v,
-			struct diag *d)
+static bool parse_flags(const struct fname *t, const char *s, long long *v, struct diag *d)
 {
 	char *copy, *tok, *save;
 	long long flags = 0, n;
@@ -427,8 +411,7 @@ static bool parse_flags(const struct fname *t, const char *s, long long *v,
 		set_diag(d, "out of memory");
 		return false;
 	}
-	for (tok = strtok_r(copy, ",|", &save); tok;
-	     tok = strtok_r(NULL, ",|", &save)) {
+	for (tok = strtok_r(copy, ",|", &save); tok; tok = strtok_r(NULL, ",|", &save)) {
 		const struct fname *f = find_name(t, tok);
 
 		if (f) {
@@ -504,8 +487,7 @@ static void put_open_flags(FILE *out, long long v)
 		{ "O_TRUNC", O_TRUNC },
 		{ NULL, 0 },
 	};
-	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR",
-					   "O_ACCMODE" };
+	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
 	long long rest = v & ~(long long)O_ACCMODE;
 
 	/* An O_PATH descriptor has no access mode to speak of. */
@@ -543,8 +525,7 @@ static const char *type_name(mode_t mode)
 }
 
 /* pjdfstest's show_stat(): one field, by name; "unknown" for others. */
-static void put_stat_field(FILE *out, const struct stat *st, const char *w,
-			   size_t n)
+static void put_stat_field(FILE *out, const struct stat *st, const char *w, size_t n)
 {
 #define IS(name) (n == sizeof(name) - 1 && memcmp(w, name, n) == 0)
 	if (IS("mode"))
@@ -609,8 +590,8 @@ static void put_stat(FILE *out, const struct stat *st, const char *what)
 struct arg {
 	const char *s; /* strings; NULL or FSTEST_BAD_PTR for paths */
 	size_t len;
-	long long n;  /* number, flags, name value, descriptor index */
-	bool raw_fd;  /* descriptor given as AT_FDCWD, BADFD or =N */
+	long long n; /* number, flags, name value, descriptor index */
+	bool raw_fd; /* descriptor given as AT_FDCWD, BADFD or =N */
 	bool present; /* optional arguments may be absent */
 };
 
@@ -620,7 +601,7 @@ struct tok;
 
 enum {
 	CMD_ADDS_FD = 1 << 0, /* success returns a descriptor for the table */
-	CMD_TAIL = 1 << 1,    /* one more word, read by the check (fcntl) */
+	CMD_TAIL = 1 << 1, /* one more word, read by the check (fcntl) */
 };
 
 /*
@@ -772,8 +753,7 @@ static long b_mkdirat(struct run *r, int dfd, const char *p, mode_t m)
 	return r->be->mkdirat(r->ctx, dfd, p, m);
 }
 
-static long b_linkat(struct run *r, int od, const char *o, int nd,
-		     const char *n, int fl)
+static long b_linkat(struct run *r, int od, const char *o, int nd, const char *n, int fl)
 {
 	if (od == AT_FDCWD && nd == AT_FDCWD && fl == 0 && r->be->link)
 		return r->be->link(r->ctx, o, n);
@@ -787,8 +767,8 @@ static long b_symlinkat(struct run *r, const char *t, int nd, const char *n)
 	return r->be->symlinkat(r->ctx, t, nd, n);
 }
 
-static long b_renameat2(struct run *r, int od, const char *o, int nd,
-			const char *n, unsigned int fl)
+static long b_renameat2(struct run *r, int od, const char *o, int nd, const char *n,
+			unsigned int fl)
 {
 	if (fl == 0) {
 		if (od == AT_FDCWD && nd == AT_FDCWD && r->be->rename)
@@ -799,8 +779,7 @@ static long b_renameat2(struct run *r, int od, const char *o, int nd,
 	return r->be->renameat2(r->ctx, od, o, nd, n, fl);
 }
 
-static long b_mknodat(struct run *r, int dfd, const char *p, mode_t m,
-		      dev_t dev)
+static long b_mknodat(struct run *r, int dfd, const char *p, mode_t m, dev_t dev)
 {
 	if (dfd == AT_FDCWD && r->be->mknod)
 		return r->be->mknod(r->ctx, p, m, dev);
@@ -814,8 +793,7 @@ static long b_fchmodat(struct run *r, int dfd, const char *p, mode_t m, int fl)
 	return r->be->fchmodat(r->ctx, dfd, p, m, fl);
 }
 
-static long b_fchownat(struct run *r, int dfd, const char *p, uid_t u,
-		       gid_t g, int fl)
+static long b_fchownat(struct run *r, int dfd, const char *p, uid_t u, gid_t g, int fl)
 {
 	if (dfd == AT_FDCWD && fl == 0 && r->be->chown)
 		return r->be->chown(r->ctx, p, u, g);
@@ -824,8 +802,7 @@ static long b_fchownat(struct run *r, int dfd, const char *p, uid_t u,
 	return r->be->fchownat(r->ctx, dfd, p, u, g, fl);
 }
 
-static long b_fstatat(struct run *r, int dfd, const char *p, struct stat *st,
-		      int fl)
+static long b_fstatat(struct run *r, int dfd, const char *p, struct stat *st, int fl)
 {
 	if (dfd == AT_FDCWD && fl == 0 && r->be->stat)
 		return r->be->stat(r->ctx, p, st);
@@ -841,8 +818,7 @@ static long b_faccessat(struct run *r, int dfd, const char *p, int m, int fl)
 	return r->be->faccessat(r->ctx, dfd, p, m, fl);
 }
 
-static long b_readlinkat(struct run *r, int dfd, const char *p, char *buf,
-			 size_t size)
+static long b_readlinkat(struct run *r, int dfd, const char *p, char *buf, size_t size)
 {
 	if (dfd == AT_FDCWD && r->be->readlink)
 		return r->be->readlink(r->ctx, p, buf, size);
@@ -950,8 +926,7 @@ static long run_renameat(struct run *r, const struct call *c)
 
 static long run_renameat2(struct run *r, const struct call *c)
 {
-	return ok0(r, b_renameat2(r, FD(0), S(1), FD(2), S(3),
-				  (unsigned int)N(4)));
+	return ok0(r, b_renameat2(r, FD(0), S(1), FD(2), S(3), (unsigned int)N(4)));
 }
 
 /* glibc's mkfifo is mknodat(S_IFIFO | mode). */
@@ -973,8 +948,7 @@ static long do_mknod(struct run *r, const struct call *c, int dfd, int i)
 	/* glibc refuses what the syscall's 32-bit dev cannot carry. */
 	if (dev > UINT32_MAX)
 		return -EINVAL;
-	return ok0(r, b_mknodat(r, dfd, S(i - 1), (mode_t)(N(i) | N(i + 1)),
-				dev));
+	return ok0(r, b_mknodat(r, dfd, S(i - 1), (mode_t)(N(i) | N(i + 1)), dev));
 }
 
 static long run_mknod(struct run *r, const struct call *c)
@@ -1010,8 +984,7 @@ static long run_fchmod(struct run *r, const struct call *c)
 /* glibc's lchmod is fchmodat(AT_SYMLINK_NOFOLLOW): EOPNOTSUPP on links. */
 static long run_lchmod(struct run *r, const struct call *c)
 {
-	return ok0(r, r->be->fchmodat(r->ctx, AT_FDCWD, S(0), (mode_t)N(1),
-				      AT_SYMLINK_NOFOLLOW));
+	return ok0(r, r->be->fchmodat(r->ctx, AT_FDCWD, S(0), (mode_t)N(1), AT_SYMLINK_NOFOLLOW));
 }
 
 static long run_fchmodat(struct run *r, const struct call *c)
@@ -1021,8 +994,7 @@ static long run_fchmodat(struct run *r, const struct call *c)
 
 static long run_chown(struct run *r, const struct call *c)
 {
-	return ok0(r, b_fchownat(r, AT_FDCWD, S(0), (uid_t)N(1), (gid_t)N(2),
-				 0));
+	return ok0(r, b_fchownat(r, AT_FDCWD, S(0), (uid_t)N(1), (gid_t)N(2), 0));
 }
 
 static long run_fchown(struct run *r, const struct call *c)
@@ -1032,14 +1004,12 @@ static long run_fchown(struct run *r, const struct call *c)
 
 static long run_lchown(struct run *r, const struct call *c)
 {
-	return ok0(r, b_fchownat(r, AT_FDCWD, S(0), (uid_t)N(1), (gid_t)N(2),
-				 AT_SYMLINK_NOFOLLOW));
+	return ok0(r, b_fchownat(r, AT_FDCWD, S(0), (uid_t)N(1), (gid_t)N(2), AT_SYMLINK_NOFOLLOW));
 }
 
 static long run_fchownat(struct run *r, const struct call *c)
 {
-	return ok0(r, b_fchownat(r, FD(0), S(1), (uid_t)N(2), (gid_t)N(3),
-				 (int)N(4)));
+	return ok0(r, b_fchownat(r, FD(0), S(1), (uid_t)N(2), (gid_t)N(3), (int)N(4)));
 }
 
 static long run_truncate(struct run *r, const struct call *c)
@@ -1054,12 +1024,10 @@ static long run_ftruncate(struct run *r, const struct call *c)
 
 static long run_posix_fallocate(struct run *r, const struct call *c)
 {
-	return ok0(r, r->be->fallocate(r->ctx, FD(0), 0, (off_t)N(1),
-				       (off_t)N(2)));
+	return ok0(r, r->be->fallocate(r->ctx, FD(0), 0, (off_t)N(1), (off_t)N(2)));
 }
 
-static long put_stat_res(struct run *r, long res, const struct stat *st,
-			 const char *what)
+static long put_stat_res(struct run *r, long res, const struct stat *st, const char *what)
 {
 	if (res >= 0)
 		put_stat(r->out, st, what);
@@ -1077,10 +1045,7 @@ static long run_lstat(struct run *r, const struct call *c)
 {
 	struct stat st;
 
-	return put_stat_res(r,
-			    b_fstatat(r, AT_FDCWD, S(0), &st,
-				      AT_SYMLINK_NOFOLLOW),
-			    &st, S(1));
+	return put_stat_res(r, b_fstatat(r, AT_FDCWD, S(0), &st, AT_SYMLINK_NOFOLLOW), &st, S(1));
 }
 
 static long run_fstat(struct run *r, const struct call *c)
@@ -1094,8 +1059,7 @@ static long run_fstatat(struct run *r, const struct call *c)
 {
 	struct stat st;
 
-	return put_stat_res(r, b_fstatat(r, FD(0), S(1), &st, (int)N(2)), &st,
-			    S(3));
+	return put_stat_res(r, b_fstatat(r, FD(0), S(1), &st, (int)N(2)), &st, S(3));
 }
 
 static long put_pathconf(struct run *r, long res, long value)
@@ -1159,8 +1123,7 @@ static long run_close(struct run *r, const struct call *c)
 
 static long run_close_range(struct run *r, const struct call *c)
 {
-	return ok0(r, r->be->close_range(r->ctx, (unsigned int)N(0),
-					 (unsigned int)N(1),
+	return ok0(r, r->be->close_range(r->ctx, (unsigned int)N(0), (unsigned int)N(1),
 					 (unsigned int)N(2)));
 }
 
@@ -1209,8 +1172,7 @@ static long run_pread(struct run *r, const struct call *c)
 
 static long run_pwrite(struct run *r, const struct call *c)
 {
-	return oknum(r, r->be->pwrite(r->ctx, FD(0), S(1), c->a[1].len,
-				     (off_t)N(2)));
+	return oknum(r, r->be->pwrite(r->ctx, FD(0), S(1), c->a[1].len, (off_t)N(2)));
 }
 
 static long run_lseek(struct run *r, const struct call *c)
@@ -1356,22 +1318,30 @@ struct dent {
 
 static int dent_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct dent *)a)->name,
-		      ((const struct dent *)b)->name);
+	return strcmp(((const struct dent *)a)->name, ((const struct dent *)b)->name);
 }
 
 static const char *dtype_name(unsigned char t)
 {
 	switch (t) {
-	case DT_FIFO: return "fifo";
-	case DT_CHR: return "char";
-	case DT_DIR: return "dir";
-	case DT_BLK: return "block";
-	case DT_REG: return "regular";
-	case DT_LNK: return "symlink";
-	case DT_SOCK: return "socket";
-	case DT_WHT: return "whiteout";
-	default: return "unknown";
+	case DT_FIFO:
+		return "fifo";
+	case DT_CHR:
+		return "char";
+	case DT_DIR:
+		return "dir";
+	case DT_BLK:
+		return "block";
+	case DT_REG:
+		return "regular";
+	case DT_LNK:
+		return "symlink";
+	case DT_SOCK:
+		return "socket";
+	case DT_WHT:
+		return "whiteout";
+	default:
+		return "unknown";
 	}
 }
 
@@ -1379,8 +1349,7 @@ static const char *dtype_name(unsigned char t)
  * Split one getdents64 buffer into @v.  Returns 0, or -EIO for records a
  * backend got wrong, so that a broken VFS shows up as a failure.
  */
-static long collect_dents(const char *buf, long len, struct dent **v,
-			  size_t *n, size_t *cap)
+static long collect_dents(const char *buf, long len, struct dent **v, size_t *n, size_t *cap)
 {
 	/* struct linux_dirent64: u64 ino, s64 off, u16 reclen, u8 type, name */
 	const size_t hdr = 19;
@@ -1460,136 +1429,171 @@ static long run_getdents(struct run *r, const struct call *c)
 	return res;
 }
 
-static bool check_open(struct call *c, const struct tok *tail,
-		       struct diag *d);
-static bool check_fcntl(struct call *c, const struct tok *tail,
-			struct diag *d);
+static bool check_open(struct call *c, const struct tok *tail, struct diag *d);
+static bool check_fcntl(struct call *c, const struct tok *tail, struct diag *d);
 
 #define AT(m) B(m##at)
 static const struct cmd cmds[] = {
 	/* pjdfstest */
-	{ .name = "open", .args = "pfn?", .run = run_open, .flags = CMD_ADDS_FD,
-	  .flags1 = open_flags, .need = { B(open) | B(openat) },
+	{ .name = "open",
+	  .args = "pfn?",
+	  .run = run_open,
+	  .flags = CMD_ADDS_FD,
+	  .flags1 = open_flags,
+	  .need = { B(open) | B(openat) },
 	  .check = check_open },
-	{ .name = "openat", .args = "dpfn?", .run = run_openat,
-	  .flags = CMD_ADDS_FD, .flags1 = open_flags, .need = { B(openat) },
+	{ .name = "openat",
+	  .args = "dpfn?",
+	  .run = run_openat,
+	  .flags = CMD_ADDS_FD,
+	  .flags1 = open_flags,
+	  .need = { B(openat) },
 	  .check = check_open },
-	{ .name = "create", .args = "pn", .run = run_create,
+	{ .name = "create",
+	  .args = "pn",
+	  .run = run_create,
 	  .need = { B(open) | B(openat), B(close) } },
-	{ .name = "unlink", .args = "p", .run = run_unlink,
-	  .need = { B(unlink) | B(unlinkat) } },
-	{ .name = "unlinkat", .args = "dpf", .run = run_unlinkat,
-	  .flags1 = unlinkat_flags, .need = { B(unlinkat) } },
-	{ .name = "mkdir", .args = "pn", .run = run_mkdir,
-	  .need = { B(mkdir) | AT(mkdir) } },
-	{ .name = "mkdirat", .args = "dpn", .run = run_mkdirat,
-	  .need = { AT(mkdir) } },
-	{ .name = "rmdir", .args = "p", .run = run_rmdir,
-	  .need = { B(rmdir) | B(unlinkat) } },
-	{ .name = "link", .args = "pp", .run = run_link,
-	  .need = { B(link) | AT(link) } },
-	{ .name = "linkat", .args = "dpdpf", .run = run_linkat,
-	  .flags1 = linkat_flags, .need = { AT(link) } },
-	{ .name = "symlink", .args = "pp", .run = run_symlink,
+	{ .name = "unlink", .args = "p", .run = run_unlink, .need = { B(unlink) | B(unlinkat) } },
+	{ .name = "unlinkat",
+	  .args = "dpf",
+	  .run = run_unlinkat,
+	  .flags1 = unlinkat_flags,
+	  .need = { B(unlinkat) } },
+	{ .name = "mkdir", .args = "pn", .run = run_mkdir, .need = { B(mkdir) | AT(mkdir) } },
+	{ .name = "mkdirat", .args = "dpn", .run = run_mkdirat, .need = { AT(mkdir) } },
+	{ .name = "rmdir", .args = "p", .run = run_rmdir, .need = { B(rmdir) | B(unlinkat) } },
+	{ .name = "link", .args = "pp", .run = run_link, .need = { B(link) | AT(link) } },
+	{ .name = "linkat",
+	  .args = "dpdpf",
+	  .run = run_linkat,
+	  .flags1 = linkat_flags,
+	  .need = { AT(link) } },
+	{ .name = "symlink",
+	  .args = "pp",
+	  .run = run_symlink,
 	  .need = { B(symlink) | AT(symlink) } },
-	{ .name = "symlinkat", .args = "pdp", .run = run_symlinkat,
-	  .need = { AT(symlink) } },
-	{ .name = "rename", .args = "pp", .run = run_rename,
+	{ .name = "symlinkat", .args = "pdp", .run = run_symlinkat, .need = { AT(symlink) } },
+	{ .name = "rename",
+	  .args = "pp",
+	  .run = run_rename,
 	  .need = { B(rename) | AT(rename) | B(renameat2) } },
-	{ .name = "renameat", .args = "dpdp", .run = run_renameat,
+	{ .name = "renameat",
+	  .args = "dpdp",
+	  .run = run_renameat,
 	  .need = { AT(rename) | B(renameat2) } },
-	{ .name = "mkfifo", .args = "pn", .run = run_mkfifo,
+	{ .name = "mkfifo", .args = "pn", .run = run_mkfifo, .need = { B(mknod) | AT(mknod) } },
+	{ .name = "mkfifoat", .args = "dpn", .run = run_mkfifoat, .need = { AT(mknod) } },
+	{ .name = "mknod",
+	  .args = "pknnn",
+	  .run = run_mknod,
+	  .names = mknod_types,
 	  .need = { B(mknod) | AT(mknod) } },
-	{ .name = "mkfifoat", .args = "dpn", .run = run_mkfifoat,
+	{ .name = "mknodat",
+	  .args = "dpknnn",
+	  .run = run_mknodat,
+	  .names = mknod_types,
 	  .need = { AT(mknod) } },
-	{ .name = "mknod", .args = "pknnn", .run = run_mknod,
-	  .names = mknod_types, .need = { B(mknod) | AT(mknod) } },
-	{ .name = "mknodat", .args = "dpknnn", .run = run_mknodat,
-	  .names = mknod_types, .need = { AT(mknod) } },
 	{ .name = "bind", .args = "s", .run = run_bind, .need = { B(bind) } },
-	{ .name = "connect", .args = "s", .run = run_connect,
-	  .need = { B(connect) } },
-	{ .name = "chmod", .args = "pn", .run = run_chmod,
-	  .need = { B(chmod) | B(fchmodat) } },
-	{ .name = "fchmod", .args = "dn", .run = run_fchmod,
-	  .need = { B(fchmod) } },
-	{ .name = "lchmod", .args = "pn", .run = run_lchmod,
+	{ .name = "connect", .args = "s", .run = run_connect, .need = { B(connect) } },
+	{ .name = "chmod", .args = "pn", .run = run_chmod, .need = { B(chmod) | B(fchmodat) } },
+	{ .name = "fchmod", .args = "dn", .run = run_fchmod, .need = { B(fchmod) } },
+	{ .name = "lchmod", .args = "pn", .run = run_lchmod, .need = { B(fchmodat) } },
+	{ .name = "fchmodat",
+	  .args = "dpnf",
+	  .run = run_fchmodat,
+	  .flags1 = nofollow_flags,
 	  .need = { B(fchmodat) } },
-	{ .name = "fchmodat", .args = "dpnf", .run = run_fchmodat,
-	  .flags1 = nofollow_flags, .need = { B(fchmodat) } },
-	{ .name = "chown", .args = "pnn", .run = run_chown,
-	  .need = { B(chown) | B(fchownat) } },
-	{ .name = "fchown", .args = "dnn", .run = run_fchown,
-	  .need = { B(fchown) } },
-	{ .name = "lchown", .args = "pnn", .run = run_lchown,
-	  .need = { B(lchown) | B(fchownat) } },
-	{ .name = "fchownat", .args = "dpnnf", .run = run_fchownat,
-	  .flags1 = nofollow_flags, .need = { B(fchownat) } },
-	{ .name = "truncate", .args = "pn", .run = run_truncate,
-	  .need = { B(truncate) } },
-	{ .name = "ftruncate", .args = "dn", .run = run_ftruncate,
-	  .need = { B(ftruncate) } },
-	{ .name = "posix_fallocate", .args = "dnn", .run = run_posix_fallocate,
+	{ .name = "chown", .args = "pnn", .run = run_chown, .need = { B(chown) | B(fchownat) } },
+	{ .name = "fchown", .args = "dnn", .run = run_fchown, .need = { B(fchown) } },
+	{ .name = "lchown", .args = "pnn", .run = run_lchown, .need = { B(lchown) | B(fchownat) } },
+	{ .name = "fchownat",
+	  .args = "dpnnf",
+	  .run = run_fchownat,
+	  .flags1 = nofollow_flags,
+	  .need = { B(fchownat) } },
+	{ .name = "truncate", .args = "pn", .run = run_truncate, .need = { B(truncate) } },
+	{ .name = "ftruncate", .args = "dn", .run = run_ftruncate, .need = { B(ftruncate) } },
+	{ .name = "posix_fallocate",
+	  .args = "dnn",
+	  .run = run_posix_fallocate,
 	  .need = { B(fallocate) } },
-	{ .name = "stat", .args = "ps", .run = run_stat,
-	  .need = { B(stat) | B(fstatat) } },
-	{ .name = "fstat", .args = "ds", .run = run_fstat,
-	  .need = { B(fstat) } },
-	{ .name = "lstat", .args = "ps", .run = run_lstat,
-	  .need = { B(lstat) | B(fstatat) } },
-	{ .name = "fstatat", .args = "dpfs", .run = run_fstatat,
-	  .flags1 = nofollow_flags, .need = { B(fstatat) } },
-	{ .name = "pathconf", .args = "pk", .run = run_pathconf,
-	  .names = pathconf_names, .need = { B(pathconf) } },
-	{ .name = "fpathconf", .args = "dk", .run = run_fpathconf,
-	  .names = pathconf_names, .need = { B(fpathconf) } },
-	{ .name = "write", .args = "ds", .run = run_write,
-	  .need = { B(write) } },
-	{ .name = "utimensat", .args = "dpntntf", .run = run_utimensat,
-	  .flags1 = utimensat_flags, .need = { B(utimensat) } },
-	/* vfslab extensions */
-	{ .name = "close", .args = "d", .run = run_close,
-	  .need = { B(close) } },
-	{ .name = "close_range", .args = "nnf", .run = run_close_range,
-	  .flags1 = close_range_flags, .need = { B(close_range) } },
-	{ .name = "read", .args = "dz", .run = run_read, .need = { B(read) } },
-	{ .name = "pread", .args = "dzn", .run = run_pread,
-	  .need = { B(pread) } },
-	{ .name = "pwrite", .args = "dsn", .run = run_pwrite,
-	  .need = { B(pwrite) } },
-	{ .name = "lseek", .args = "dne", .run = run_lseek, .names = whences,
-	  .need = { B(lseek) } },
-	{ .name = "dup", .args = "d", .run = run_dup, .flags = CMD_ADDS_FD,
-	  .need = { B(dup) } },
-	{ .name = "dup2", .args = "dn", .run = run_dup2, .flags = CMD_ADDS_FD,
-	  .need = { B(dup2) } },
-	{ .name = "dup3", .args = "dnf", .run = run_dup3, .flags = CMD_ADDS_FD,
-	  .flags1 = dup3_flags, .need = { B(dup3) } },
-	{ .name = "fcntl", .args = "de", .run = run_fcntl, .flags = CMD_TAIL,
-	  .names = fcntl_cmds, .need = { B(fcntl) }, .check = check_fcntl },
-	{ .name = "access", .args = "pf", .run = run_access,
-	  .flags1 = access_modes, .need = { B(access) | B(faccessat) } },
-	{ .name = "faccessat", .args = "dpfg", .run = run_faccessat,
-	  .flags1 = access_modes, .flags2 = faccessat_flags,
-	  .need = { B(faccessat) } },
-	{ .name = "readlink", .args = "pz?", .run = run_readlink,
-	  .need = { B(readlink) | AT(readlink) } },
-	{ .name = "readlinkat", .args = "dpz?", .run = run_readlinkat,
-	  .need = { AT(readlink) } },
-	{ .name = "renameat2", .args = "dpdpf", .run = run_renameat2,
-	  .flags1 = rename_flags, .need = { B(renameat2) } },
-	{ .name = "getcwd", .args = "z?", .run = run_getcwd,
-	  .need = { B(getcwd) } },
-	{ .name = "chdir", .args = "p", .run = run_chdir,
-	  .need = { B(chdir) } },
-	{ .name = "fchdir", .args = "d", .run = run_fchdir,
-	  .need = { B(fchdir) } },
-	{ .name = "umask", .args = "n", .run = run_umask,
-	  .need = { B(umask) } },
-	{ .name = "getdents", .args = "dz?", .run = run_getdents,
-	  .need = { B(getdents64) } },
-	{ .name = "futimens", .args = "dntnt", .run = run_futimens,
+	{ .name = "stat", .args = "ps", .run = run_stat, .need = { B(stat) | B(fstatat) } },
+	{ .name = "fstat", .args = "ds", .run = run_fstat, .need = { B(fstat) } },
+	{ .name = "lstat", .args = "ps", .run = run_lstat, .need = { B(lstat) | B(fstatat) } },
+	{ .name = "fstatat",
+	  .args = "dpfs",
+	  .run = run_fstatat,
+	  .flags1 = nofollow_flags,
+	  .need = { B(fstatat) } },
+	{ .name = "pathconf",
+	  .args = "pk",
+	  .run = run_pathconf,
+	  .names = pathconf_names,
+	  .need = { B(pathconf) } },
+	{ .name = "fpathconf",
+	  .args = "dk",
+	  .run = run_fpathconf,
+	  .names = pathconf_names,
+	  .need = { B(fpathconf) } },
+	{ .name = "write", .args = "ds", .run = run_write, .need = { B(write) } },
+	{ .name = "utimensat",
+	  .args = "dpntntf",
+	  .run = run_utimensat,
+	  .flags1 = utimensat_flags,
 	  .need = { B(utimensat) } },
+	/* vfslab extensions */
+	{ .name = "close", .args = "d", .run = run_close, .need = { B(close) } },
+	{ .name = "close_range",
+	  .args = "nnf",
+	  .run = run_close_range,
+	  .flags1 = close_range_flags,
+	  .need = { B(close_range) } },
+	{ .name = "read", .args = "dz", .run = run_read, .need = { B(read) } },
+	{ .name = "pread", .args = "dzn", .run = run_pread, .need = { B(pread) } },
+	{ .name = "pwrite", .args = "dsn", .run = run_pwrite, .need = { B(pwrite) } },
+	{ .name = "lseek", .args = "dne", .run = run_lseek, .names = whences, .need = { B(lseek) } },
+	{ .name = "dup", .args = "d", .run = run_dup, .flags = CMD_ADDS_FD, .need = { B(dup) } },
+	{ .name = "dup2", .args = "dn", .run = run_dup2, .flags = CMD_ADDS_FD, .need = { B(dup2) } },
+	{ .name = "dup3",
+	  .args = "dnf",
+	  .run = run_dup3,
+	  .flags = CMD_ADDS_FD,
+	  .flags1 = dup3_flags,
+	  .need = { B(dup3) } },
+	{ .name = "fcntl",
+	  .args = "de",
+	  .run = run_fcntl,
+	  .flags = CMD_TAIL,
+	  .names = fcntl_cmds,
+	  .need = { B(fcntl) },
+	  .check = check_fcntl },
+	{ .name = "access",
+	  .args = "pf",
+	  .run = run_access,
+	  .flags1 = access_modes,
+	  .need = { B(access) | B(faccessat) } },
+	{ .name = "faccessat",
+	  .args = "dpfg",
+	  .run = run_faccessat,
+	  .flags1 = access_modes,
+	  .flags2 = faccessat_flags,
+	  .need = { B(faccessat) } },
+	{ .name = "readlink",
+	  .args = "pz?",
+	  .run = run_readlink,
+	  .need = { B(readlink) | AT(readlink) } },
+	{ .name = "readlinkat", .args = "dpz?", .run = run_readlinkat, .need = { AT(readlink) } },
+	{ .name = "renameat2",
+	  .args = "dpdpf",
+	  .run = run_renameat2,
+	  .flags1 = rename_flags,
+	  .need = { B(renameat2) } },
+	{ .name = "getcwd", .args = "z?", .run = run_getcwd, .need = { B(getcwd) } },
+	{ .name = "chdir", .args = "p", .run = run_chdir, .need = { B(chdir) } },
+	{ .name = "fchdir", .args = "d", .run = run_fchdir, .need = { B(fchdir) } },
+	{ .name = "umask", .args = "n", .run = run_umask, .need = { B(umask) } },
+	{ .name = "getdents", .args = "dz?", .run = run_getdents, .need = { B(getdents64) } },
+	{ .name = "futimens", .args = "dntnt", .run = run_futimens, .need = { B(utimensat) } },
 	{ .name = "fdnum", .args = "d", .run = run_fdnum },
 };
 #undef AT
@@ -1720,8 +1724,7 @@ static long add_repeat(struct sbuf *b, const char *s, const char *end)
  * An unquoted run of text: `{N*TEXT}` stands for TEXT repeated N times
  * (long names without kilobyte-long lines); other text is literal.
  */
-static bool add_unquoted(struct sbuf *b, const char *s, size_t n,
-			 struct diag *d)
+static bool add_unquoted(struct sbuf *b, const char *s, size_t n, struct diag *d)
 {
 	const char *end = s + n;
 
@@ -1778,8 +1781,7 @@ static bool add_double(struct sbuf *b, const char **pp, struct diag *d)
 				p += 2;
 				break;
 			default:
-				set_diag(d, "unknown escape '\\%c'",
-					 *p ? *p : ' ');
+				set_diag(d, "unknown escape '\\%c'", *p ? *p : ' ');
 				return false;
 			}
 		}
@@ -1854,8 +1856,7 @@ static bool tok_is(const struct tok *t, const char *s)
 	return !t->quoted && strcmp(t->s, s) == 0;
 }
 
-static bool parse_groups(const char *s, struct fstest_cred *cred,
-			 struct diag *d)
+static bool parse_groups(const char *s, struct fstest_cred *cred, struct diag *d)
 {
 	const char *p = s;
 
@@ -1867,17 +1868,14 @@ static bool parse_groups(const char *s, struct fstest_cred *cred,
 
 		if (n) {
 			if (cred->ngroups == FSTEST_MAX_GROUPS) {
-				set_diag(d, "-g: more than %d groups",
-					 FSTEST_MAX_GROUPS);
+				set_diag(d, "-g: more than %d groups", FSTEST_MAX_GROUPS);
 				return false;
 			}
 			snprintf(word, sizeof(word), "%.*s",
-				 (int)(n < sizeof(word) ? n : sizeof(word) - 1),
-				 p);
-			if (n >= sizeof(word) || !parse_ll(word, 0, &v) ||
-			    v < 0 || v > UINT32_MAX - 1) {
-				set_diag(d, "-g: invalid gid '%.*s'", (int)n,
-					 p);
+				 (int)(n < sizeof(word) ? n : sizeof(word) - 1), p);
+			if (n >= sizeof(word) || !parse_ll(word, 0, &v) || v < 0 ||
+			    v > UINT32_MAX - 1) {
+				set_diag(d, "-g: invalid gid '%.*s'", (int)n, p);
 				return false;
 			}
 			cred->groups[cred->ngroups++] = (gid_t)v;
@@ -1896,8 +1894,7 @@ static bool parse_groups(const char *s, struct fstest_cred *cred,
 }
 
 /* pjdfstest's options; they end at the first word not starting with '-'. */
-static int parse_options(struct toks *t, struct fstest_cred *cred,
-			 struct diag *d)
+static int parse_options(struct toks *t, struct fstest_cred *cred, struct diag *d)
 {
 	int i = 0;
 
@@ -1947,8 +1944,7 @@ static int parse_options(struct toks *t, struct fstest_cred *cred,
 	return i;
 }
 
-static bool parse_fd(const struct tok *t, struct arg *a, int nfds,
-		     struct diag *d)
+static bool parse_fd(const struct tok *t, struct arg *a, int nfds, struct diag *d)
 {
 	long long v;
 
@@ -1977,16 +1973,15 @@ static bool parse_fd(const struct tok *t, struct arg *a, int nfds,
 		return false;
 	}
 	if (v < 0 || v >= nfds) {
-		set_diag(d, "invalid descriptor %lld (%d opened before it)", v,
-			 nfds);
+		set_diag(d, "invalid descriptor %lld (%d opened before it)", v, nfds);
 		return false;
 	}
 	a->n = v;
 	return true;
 }
 
-static bool parse_arg(const struct cmd *cmd, char type, const struct tok *t,
-		      struct arg *a, int nfds, struct diag *d)
+static bool parse_arg(const struct cmd *cmd, char type, const struct tok *t, struct arg *a,
+		      int nfds, struct diag *d)
 {
 	const struct fname *f;
 
@@ -2044,8 +2039,7 @@ static bool parse_arg(const struct cmd *cmd, char type, const struct tok *t,
 }
 
 /* pjdfstest wants a mode exactly when the file may be created. */
-static bool check_open(struct call *c, const struct tok *tail,
-		       struct diag *d)
+static bool check_open(struct call *c, const struct tok *tail, struct diag *d)
 {
 	int fi = c->cmd->run == run_open ? 1 : 2;
 	long long fl = c->a[fi].n;
@@ -2064,8 +2058,7 @@ static bool check_open(struct call *c, const struct tok *tail,
 }
 
 /* fcntl's third word: open flags, FD_CLOEXEC or a number, per command. */
-static bool check_fcntl(struct call *c, const struct tok *tail,
-			struct diag *d)
+static bool check_fcntl(struct call *c, const struct tok *tail, struct diag *d)
 {
 	long long cmd = c->a[1].n;
 	struct arg *a = &c->a[2];
@@ -2089,9 +2082,8 @@ static bool check_fcntl(struct call *c, const struct tok *tail,
 	return ok;
 }
 
-static bool parse_call(const struct fstest_backend *be, struct toks *t,
-		       int start, int end, int nfds, struct call *c,
-		       struct diag *d)
+static bool parse_call(const struct fstest_backend *be, struct toks *t, int start, int end,
+		       int nfds, struct call *c, struct diag *d)
 {
 	const struct tok *name = &t->v[start], *tail = NULL;
 	const struct cmd *cmd = name->quoted ? NULL : find_cmd(name->s);
@@ -2113,8 +2105,7 @@ static bool parse_call(const struct fstest_backend *be, struct toks *t,
 			return false;
 		}
 		if (!parse_arg(cmd, *spec, &t->v[i], &c->a[k], nfds, &sub)) {
-			set_diag(d, "%s: argument %d: %s", cmd->name, k + 1,
-				 sub.msg);
+			set_diag(d, "%s: argument %d: %s", cmd->name, k + 1, sub.msg);
 			return false;
 		}
 		i++;
@@ -2122,8 +2113,7 @@ static bool parse_call(const struct fstest_backend *be, struct toks *t,
 	if ((cmd->flags & CMD_TAIL) && i < end)
 		tail = &t->v[i++];
 	if (i < end) {
-		set_diag(d, "%s: too many arguments [%s]", cmd->name,
-			 t->v[i].s);
+		set_diag(d, "%s: too many arguments [%s]", cmd->name, t->v[i].s);
 		return false;
 	}
 	c->adds_fd = cmd->flags & CMD_ADDS_FD;
@@ -2133,16 +2123,15 @@ static bool parse_call(const struct fstest_backend *be, struct toks *t,
 	}
 	for (int n = 0; n < 2; n++) {
 		if (cmd->need[n] && !(be_ops(be) & cmd->need[n])) {
-			set_diag(d, "%s: not supported by the %s backend",
-				 cmd->name, be->name);
+			set_diag(d, "%s: not supported by the %s backend", cmd->name, be->name);
 			return false;
 		}
 	}
 	return true;
 }
 
-static bool parse_line(const struct fstest_backend *be, struct toks *t,
-		       struct line *ln, struct diag *d)
+static bool parse_line(const struct fstest_backend *be, struct toks *t, struct line *ln,
+		       struct diag *d)
 {
 	int i, nfds = 0, ncalls = 1;
 
@@ -2177,8 +2166,7 @@ static bool parse_line(const struct fstest_backend *be, struct toks *t,
 		while (end < t->n && !tok_is(&t->v[end], ":"))
 			end++;
 		if (end == i) {
-			set_diag(d, "empty call %s ':'",
-				 i == t->n ? "after" : "before");
+			set_diag(d, "empty call %s ':'", i == t->n ? "after" : "before");
 			return false;
 		}
 		if (!parse_call(be, t, i, end, nfds, &ln->calls[ln->ncalls], d))
@@ -2194,9 +2182,8 @@ static bool parse_line(const struct fstest_backend *be, struct toks *t,
 /* ---- execution ---- */
 
 /* Run a parsed chain in the current process.  Returns 0, or 1 on trouble. */
-static int exec_chain(const struct fstest_backend *be, void *ctx,
-		      const struct line *ln, FILE *out, FILE *err,
-		      const char *name, unsigned long lineno)
+static int exec_chain(const struct fstest_backend *be, void *ctx, const struct line *ln, FILE *out,
+		      FILE *err, const char *name, unsigned long lineno)
 {
 	struct run r = { .be = be, .ctx = ctx, .out = out };
 	char msg[128];
@@ -2209,8 +2196,7 @@ static int exec_chain(const struct fstest_backend *be, void *ctx,
 	}
 	res = be->begin(ctx, &ln->cred);
 	if (res < 0) {
-		snprintf(msg, sizeof(msg), "cannot start the invocation: %s",
-			 strerror(-res));
+		snprintf(msg, sizeof(msg), "cannot start the invocation: %s", strerror(-res));
 		report(err, name, lineno, msg);
 		free(r.fds);
 		return 1;
@@ -2221,9 +2207,7 @@ static int exec_chain(const struct fstest_backend *be, void *ctx,
 
 		if (ret < 0) {
 			/* Like pjdfstest: print the error, run nothing more. */
-			fprintf(out, "%s\n",
-				fstest_strerror(ret < -INT_MAX ? INT_MAX :
-								 (int)-ret));
+			fprintf(out, "%s\n", fstest_strerror(ret < -INT_MAX ? INT_MAX : (int)-ret));
 			break;
 		}
 		if (c->adds_fd)
@@ -2256,17 +2240,15 @@ static size_t child_stream_done(FILE *f, bool *trunc)
  * own.  The child's output comes back through shared memory, not a pipe,
  * so the child's fd table holds nothing of ours.
  */
-static int fork_chain(const struct fstest_backend *be, void *ctx,
-		      const struct line *ln, FILE *out, FILE *err,
-		      const char *name, unsigned long lineno)
+static int fork_chain(const struct fstest_backend *be, void *ctx, const struct line *ln, FILE *out,
+		      FILE *err, const char *name, unsigned long lineno)
 {
 	struct child_buf *cb;
 	char msg[128];
 	int status, rc = 0;
 	pid_t pid;
 
-	cb = mmap(NULL, sizeof(*cb), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	cb = mmap(NULL, sizeof(*cb), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (cb == MAP_FAILED) {
 		report(err, name, lineno, "cannot map the child's buffer");
 		return 1;
@@ -2302,8 +2284,7 @@ static int fork_chain(const struct fstest_backend *be, void *ctx,
 	fwrite(cb->out, 1, cb->out_len, out);
 	fwrite(cb->err, 1, cb->err_len, err);
 	if (WIFSIGNALED(status)) {
-		snprintf(msg, sizeof(msg), "child killed by signal %d%s",
-			 WTERMSIG(status),
+		snprintf(msg, sizeof(msg), "child killed by signal %d%s", WTERMSIG(status),
 			 WTERMSIG(status) == SIGALRM ? " (timed out)" : "");
 		report(err, name, lineno, msg);
 		rc = 1;
@@ -2320,9 +2301,8 @@ static int fork_chain(const struct fstest_backend *be, void *ctx,
 	return rc;
 }
 
-static int run_tokens(const struct fstest_backend *be, void *ctx,
-		      struct toks *t, FILE *out, FILE *err, const char *name,
-		      unsigned long lineno)
+static int run_tokens(const struct fstest_backend *be, void *ctx, struct toks *t, FILE *out,
+		      FILE *err, const char *name, unsigned long lineno)
 {
 	struct line ln;
 	struct diag d;
@@ -2361,9 +2341,8 @@ static int run_tokens(const struct fstest_backend *be, void *ctx,
 	return rc;
 }
 
-int fstest_run_line(const struct fstest_backend *be, void *ctx,
-		    const char *line, FILE *out, FILE *err, const char *name,
-		    unsigned long lineno)
+int fstest_run_line(const struct fstest_backend *be, void *ctx, const char *line, FILE *out,
+		    FILE *err, const char *name, unsigned long lineno)
 {
 	struct toks t = { 0 };
 	struct diag d;
@@ -2379,8 +2358,8 @@ int fstest_run_line(const struct fstest_backend *be, void *ctx,
 	return rc;
 }
 
-int fstest_run_argv(const struct fstest_backend *be, void *ctx, int argc,
-		    char *const argv[], FILE *out, FILE *err)
+int fstest_run_argv(const struct fstest_backend *be, void *ctx, int argc, char *const argv[],
+		    FILE *out, FILE *err)
 {
 	struct toks t = { 0 };
 	int rc = 1;
@@ -2388,8 +2367,7 @@ int fstest_run_argv(const struct fstest_backend *be, void *ctx, int argc,
 	for (int i = 0; i < argc; i++) {
 		struct sbuf b = { 0 };
 
-		if (!sb_add(&b, argv[i], strlen(argv[i])) ||
-		    !toks_push(&t, &b, false)) {
+		if (!sb_add(&b, argv[i], strlen(argv[i])) || !toks_push(&t, &b, false)) {
 			free(b.s);
 			report(err, "fstest", 0, "out of memory");
 			goto out;
@@ -2405,8 +2383,8 @@ out:
 	return rc;
 }
 
-int fstest_run(const struct fstest_backend *be, void *ctx, FILE *in,
-	       FILE *out, FILE *err, const char *name)
+int fstest_run(const struct fstest_backend *be, void *ctx, FILE *in, FILE *out, FILE *err,
+	       const char *name)
 {
 	char *line = NULL;
 	size_t cap = 0;

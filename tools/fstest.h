@@ -58,14 +58,14 @@
  * scripts in tests/fstest, which always give -u and -g together.
  */
 struct fstest_cred {
-	bool has_uid;	/* -u given (and not -1) */
+	bool has_uid; /* -u given (and not -1) */
 	uid_t uid;
 	bool has_groups; /* -g given */
-	gid_t gid;	/* groups[0]: the new effective gid */
-	int ngroups;	/* 1..FSTEST_MAX_GROUPS when has_groups */
+	gid_t gid; /* groups[0]: the new effective gid */
+	int ngroups; /* 1..FSTEST_MAX_GROUPS when has_groups */
 	gid_t groups[FSTEST_MAX_GROUPS];
 	bool has_umask; /* -U given; informational, umask is always set */
-	mode_t umask;	/* 0 unless -U */
+	mode_t umask; /* 0 unless -U */
 };
 
 /*
@@ -113,25 +113,22 @@ struct fstest_backend {
 
 	/* pjdfstest's syscalls (Linux set). */
 	long (*open)(void *ctx, const char *path, int flags, mode_t mode);
-	long (*openat)(void *ctx, int dirfd, const char *path, int flags,
-		       mode_t mode);
+	long (*openat)(void *ctx, int dirfd, const char *path, int flags, mode_t mode);
 	long (*unlink)(void *ctx, const char *path);
 	long (*unlinkat)(void *ctx, int dirfd, const char *path, int flags);
 	long (*mkdir)(void *ctx, const char *path, mode_t mode);
 	long (*mkdirat)(void *ctx, int dirfd, const char *path, mode_t mode);
 	long (*rmdir)(void *ctx, const char *path);
 	long (*link)(void *ctx, const char *oldpath, const char *newpath);
-	long (*linkat)(void *ctx, int olddirfd, const char *oldpath,
-		       int newdirfd, const char *newpath, int flags);
+	long (*linkat)(void *ctx, int olddirfd, const char *oldpath, int newdirfd,
+		       const char *newpath, int flags);
 	long (*symlink)(void *ctx, const char *target, const char *linkpath);
-	long (*symlinkat)(void *ctx, const char *target, int newdirfd,
-			  const char *linkpath);
+	long (*symlinkat)(void *ctx, const char *target, int newdirfd, const char *linkpath);
 	long (*rename)(void *ctx, const char *oldpath, const char *newpath);
-	long (*renameat)(void *ctx, int olddirfd, const char *oldpath,
-			 int newdirfd, const char *newpath);
+	long (*renameat)(void *ctx, int olddirfd, const char *oldpath, int newdirfd,
+			 const char *newpath);
 	long (*mknod)(void *ctx, const char *path, mode_t mode, dev_t dev);
-	long (*mknodat)(void *ctx, int dirfd, const char *path, mode_t mode,
-			dev_t dev);
+	long (*mknodat)(void *ctx, int dirfd, const char *path, mode_t mode, dev_t dev);
 	/*
 	 * pjdfstest's bind/connect: create an AF_UNIX stream socket, then
 	 * bind (creating a socket inode at @path) or connect it.  The
@@ -143,13 +140,12 @@ struct fstest_backend {
 	long (*chmod)(void *ctx, const char *path, mode_t mode);
 	long (*fchmod)(void *ctx, int fd, mode_t mode);
 	/* fchmodat2(): @flags may hold AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH. */
-	long (*fchmodat)(void *ctx, int dirfd, const char *path, mode_t mode,
-			 int flags);
+	long (*fchmodat)(void *ctx, int dirfd, const char *path, mode_t mode, int flags);
 	long (*chown)(void *ctx, const char *path, uid_t owner, gid_t group);
 	long (*fchown)(void *ctx, int fd, uid_t owner, gid_t group);
 	long (*lchown)(void *ctx, const char *path, uid_t owner, gid_t group);
-	long (*fchownat)(void *ctx, int dirfd, const char *path, uid_t owner,
-			 gid_t group, int flags);
+	long (*fchownat)(void *ctx, int dirfd, const char *path, uid_t owner, gid_t group,
+			 int flags);
 	long (*truncate)(void *ctx, const char *path, off_t length);
 	long (*ftruncate)(void *ctx, int fd, off_t length);
 	/* posix_fallocate calls this with @mode 0.  Optional. */
@@ -157,8 +153,7 @@ struct fstest_backend {
 	long (*stat)(void *ctx, const char *path, struct stat *st);
 	long (*fstat)(void *ctx, int fd, struct stat *st);
 	long (*lstat)(void *ctx, const char *path, struct stat *st);
-	long (*fstatat)(void *ctx, int dirfd, const char *path,
-			struct stat *st, int flags);
+	long (*fstatat)(void *ctx, int dirfd, const char *path, struct stat *st, int flags);
 	/*
 	 * pathconf(3)/fpathconf(3) as glibc answers them (_PC_LINK_MAX,
 	 * _PC_NAME_MAX, _PC_PATH_MAX, _PC_SYMLINK_MAX): 0 and *@value, with
@@ -173,21 +168,18 @@ struct fstest_backend {
 	 * does that for pjdfstest's utimensat command, so a backend only
 	 * sees NULL from the futimens extension.)
 	 */
-	long (*utimensat)(void *ctx, int dirfd, const char *path,
-			  const struct timespec times[2], int flags);
+	long (*utimensat)(void *ctx, int dirfd, const char *path, const struct timespec times[2],
+			  int flags);
 
 	/* vfslab extensions. */
 	/* RENAME_NOREPLACE, RENAME_EXCHANGE, RENAME_WHITEOUT. */
-	long (*renameat2)(void *ctx, int olddirfd, const char *oldpath,
-			  int newdirfd, const char *newpath,
-			  unsigned int flags);
+	long (*renameat2)(void *ctx, int olddirfd, const char *oldpath, int newdirfd,
+			  const char *newpath, unsigned int flags);
 	long (*close)(void *ctx, int fd);
-	long (*close_range)(void *ctx, unsigned int first, unsigned int last,
-			    unsigned int flags);
+	long (*close_range)(void *ctx, unsigned int first, unsigned int last, unsigned int flags);
 	long (*read)(void *ctx, int fd, void *buf, size_t count);
 	long (*pread)(void *ctx, int fd, void *buf, size_t count, off_t offset);
-	long (*pwrite)(void *ctx, int fd, const void *buf, size_t count,
-		       off_t offset);
+	long (*pwrite)(void *ctx, int fd, const void *buf, size_t count, off_t offset);
 	/* Returns the new offset (off_t fits a long on LP64). */
 	long (*lseek)(void *ctx, int fd, off_t offset, int whence);
 	long (*dup)(void *ctx, int fd);
@@ -197,12 +189,10 @@ struct fstest_backend {
 	long (*fcntl)(void *ctx, int fd, int cmd, unsigned long arg);
 	long (*access)(void *ctx, const char *path, int mode);
 	/* faccessat2(): @flags may hold AT_EACCESS, AT_SYMLINK_NOFOLLOW. */
-	long (*faccessat)(void *ctx, int dirfd, const char *path, int mode,
-			  int flags);
+	long (*faccessat)(void *ctx, int dirfd, const char *path, int mode, int flags);
 	/* Return the number of bytes placed in @buf, no NUL added. */
 	long (*readlink)(void *ctx, const char *path, char *buf, size_t bufsiz);
-	long (*readlinkat)(void *ctx, int dirfd, const char *path, char *buf,
-			   size_t bufsiz);
+	long (*readlinkat)(void *ctx, int dirfd, const char *path, char *buf, size_t bufsiz);
 	/* The getcwd syscall: the length including the NUL, or -errno. */
 	long (*getcwd)(void *ctx, char *buf, size_t size);
 	long (*chdir)(void *ctx, const char *path);
@@ -222,24 +212,23 @@ struct fstest_backend {
  * Returns the number of lines that got such a diagnostic (0: clean run),
  * or -1 if @in could not be read.
  */
-int fstest_run(const struct fstest_backend *be, void *ctx, FILE *in,
-	       FILE *out, FILE *err, const char *name);
+int fstest_run(const struct fstest_backend *be, void *ctx, FILE *in, FILE *out, FILE *err,
+	       const char *name);
 
 /*
  * Run one line of a script (same syntax, @line need not end in '\n').
  * Returns 0, or 1 if it got a diagnostic on @err.
  */
-int fstest_run_line(const struct fstest_backend *be, void *ctx,
-		    const char *line, FILE *out, FILE *err, const char *name,
-		    unsigned long lineno);
+int fstest_run_line(const struct fstest_backend *be, void *ctx, const char *line, FILE *out,
+		    FILE *err, const char *name, unsigned long lineno);
 
 /*
  * Run one invocation given as pjdfstest's own argv (options first, then
  * the chain with ":" as separate words), e.g. from a command line.
  * Returns 0, or 1 after a diagnostic on @err.
  */
-int fstest_run_argv(const struct fstest_backend *be, void *ctx, int argc,
-		    char *const argv[], FILE *out, FILE *err);
+int fstest_run_argv(const struct fstest_backend *be, void *ctx, int argc, char *const argv[],
+		    FILE *out, FILE *err);
 
 /*
  * What fstest prints for @err (a positive errno): pjdfstest's name for it,

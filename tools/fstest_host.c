@@ -115,8 +115,7 @@ static int host_cd(void *ctx, const char *path)
 	return rc;
 }
 
-static long host_openat(void *ctx, int dirfd, const char *path, int flags,
-			mode_t mode)
+static long host_openat(void *ctx, int dirfd, const char *path, int flags, mode_t mode)
 {
 	(void)ctx;
 	return SYS(SYS_openat, dirfd, path, flags, mode);
@@ -134,30 +133,27 @@ static long host_mkdirat(void *ctx, int dirfd, const char *path, mode_t mode)
 	return SYS(SYS_mkdirat, dirfd, path, mode);
 }
 
-static long host_linkat(void *ctx, int olddirfd, const char *oldpath,
-			int newdirfd, const char *newpath, int flags)
+static long host_linkat(void *ctx, int olddirfd, const char *oldpath, int newdirfd,
+			const char *newpath, int flags)
 {
 	(void)ctx;
 	return SYS(SYS_linkat, olddirfd, oldpath, newdirfd, newpath, flags);
 }
 
-static long host_symlinkat(void *ctx, const char *target, int newdirfd,
-			   const char *linkpath)
+static long host_symlinkat(void *ctx, const char *target, int newdirfd, const char *linkpath)
 {
 	(void)ctx;
 	return SYS(SYS_symlinkat, target, newdirfd, linkpath);
 }
 
-static long host_renameat2(void *ctx, int olddirfd, const char *oldpath,
-			   int newdirfd, const char *newpath,
-			   unsigned int flags)
+static long host_renameat2(void *ctx, int olddirfd, const char *oldpath, int newdirfd,
+			   const char *newpath, unsigned int flags)
 {
 	(void)ctx;
 	return SYS(SYS_renameat2, olddirfd, oldpath, newdirfd, newpath, flags);
 }
 
-static long host_mknodat(void *ctx, int dirfd, const char *path, mode_t mode,
-			 dev_t dev)
+static long host_mknodat(void *ctx, int dirfd, const char *path, mode_t mode, dev_t dev)
 {
 	(void)ctx;
 	/* The syscall takes the device as the kernel's 32-bit encoding. */
@@ -195,8 +191,7 @@ static long host_fchmod(void *ctx, int fd, mode_t mode)
 	return SYS(SYS_fchmod, fd, mode);
 }
 
-static long host_fchmodat(void *ctx, int dirfd, const char *path, mode_t mode,
-			  int flags)
+static long host_fchmodat(void *ctx, int dirfd, const char *path, mode_t mode, int flags)
 {
 	long r;
 
@@ -216,8 +211,8 @@ static long host_fchown(void *ctx, int fd, uid_t owner, gid_t group)
 	return SYS(SYS_fchown, fd, owner, group);
 }
 
-static long host_fchownat(void *ctx, int dirfd, const char *path,
-			  uid_t owner, gid_t group, int flags)
+static long host_fchownat(void *ctx, int dirfd, const char *path, uid_t owner, gid_t group,
+			  int flags)
 {
 	(void)ctx;
 	return SYS(SYS_fchownat, dirfd, path, owner, group, flags);
@@ -235,8 +230,7 @@ static long host_ftruncate(void *ctx, int fd, off_t length)
 	return SYS(SYS_ftruncate, fd, length);
 }
 
-static long host_fallocate(void *ctx, int fd, int mode, off_t offset,
-			   off_t len)
+static long host_fallocate(void *ctx, int fd, int mode, off_t offset, off_t len)
 {
 	(void)ctx;
 	return SYS(SYS_fallocate, fd, mode, offset, len);
@@ -248,8 +242,7 @@ static long host_fstat(void *ctx, int fd, struct stat *st)
 	return SYS(SYS_fstat, fd, st);
 }
 
-static long host_fstatat(void *ctx, int dirfd, const char *path,
-			 struct stat *st, int flags)
+static long host_fstatat(void *ctx, int dirfd, const char *path, struct stat *st, int flags)
 {
 	(void)ctx;
 	return SYS(SYS_newfstatat, dirfd, path, st, flags);
@@ -278,8 +271,8 @@ static long host_write(void *ctx, int fd, const void *buf, size_t count)
 	return SYS(SYS_write, fd, buf, count);
 }
 
-static long host_utimensat(void *ctx, int dirfd, const char *path,
-			   const struct timespec times[2], int flags)
+static long host_utimensat(void *ctx, int dirfd, const char *path, const struct timespec times[2],
+			   int flags)
 {
 	(void)ctx;
 	return SYS(SYS_utimensat, dirfd, path, times, flags);
@@ -291,8 +284,7 @@ static long host_close(void *ctx, int fd)
 	return SYS(SYS_close, fd);
 }
 
-static long host_close_range(void *ctx, unsigned int first, unsigned int last,
-			     unsigned int flags)
+static long host_close_range(void *ctx, unsigned int first, unsigned int last, unsigned int flags)
 {
 	(void)ctx;
 	return SYS(SYS_close_range, first, last, flags);
@@ -304,15 +296,13 @@ static long host_read(void *ctx, int fd, void *buf, size_t count)
 	return SYS(SYS_read, fd, buf, count);
 }
 
-static long host_pread(void *ctx, int fd, void *buf, size_t count,
-		       off_t offset)
+static long host_pread(void *ctx, int fd, void *buf, size_t count, off_t offset)
 {
 	(void)ctx;
 	return SYS(SYS_pread64, fd, buf, count, offset);
 }
 
-static long host_pwrite(void *ctx, int fd, const void *buf, size_t count,
-			off_t offset)
+static long host_pwrite(void *ctx, int fd, const void *buf, size_t count, off_t offset)
 {
 	(void)ctx;
 	return SYS(SYS_pwrite64, fd, buf, count, offset);
@@ -349,8 +339,7 @@ static long host_fcntl(void *ctx, int fd, int cmd, unsigned long arg)
 	return SYS(SYS_fcntl, fd, cmd, arg);
 }
 
-static long host_faccessat(void *ctx, int dirfd, const char *path, int mode,
-			   int flags)
+static long host_faccessat(void *ctx, int dirfd, const char *path, int mode, int flags)
 {
 	(void)ctx;
 	if (!flags)
@@ -358,8 +347,7 @@ static long host_faccessat(void *ctx, int dirfd, const char *path, int mode,
 	return SYS(SYS_faccessat2, dirfd, path, mode, flags);
 }
 
-static long host_readlinkat(void *ctx, int dirfd, const char *path, char *buf,
-			    size_t bufsiz)
+static long host_readlinkat(void *ctx, int dirfd, const char *path, char *buf, size_t bufsiz)
 {
 	(void)ctx;
 	return SYS(SYS_readlinkat, dirfd, path, buf, bufsiz);

@@ -17,10 +17,10 @@
 #define T(c) (CTX(c)->cur)
 
 /* Where Linux's getname() would fault on pjdfstest's DEADCODE pointer. */
-#define BADP(p)                                       \
-	do {                                          \
+#define BADP(p)                                          \
+	do {                                             \
 		if ((const char *)(p) == FSTEST_BAD_PTR) \
-			return -EFAULT;               \
+			return -EFAULT;                  \
 	} while (0)
 
 int fstest_vfs_init(struct fstest_vfs *fv, struct vfs *vfs)
@@ -75,9 +75,9 @@ static int vb_begin(void *ctx, const struct fstest_cred *cred)
 		fv->saved.umask_set = cred->has_umask;
 	}
 	if (cred->has_uid)
-		ruid = euid = cred->uid;	/* setuid() as root: every uid */
+		ruid = euid = cred->uid; /* setuid() as root: every uid */
 	if (cred->has_groups)
-		egid = cred->gid;		/* setegid(): the real gid stays */
+		egid = cred->gid; /* setegid(): the real gid stays */
 	err = task_set_creds(t, ruid, euid, rgid, egid, cred->has_groups ? cred->groups : NULL,
 			     cred->has_groups ? cred->ngroups : 0);
 	if (!err && !fv->persistent)
@@ -220,8 +220,7 @@ static long vb_write(void *c, int fd, const void *buf, size_t n)
 	return sys_write(T(c), fd, buf, n);
 }
 
-static long vb_utimensat(void *c, int dfd, const char *p, const struct timespec ts[2],
-			 int flags)
+static long vb_utimensat(void *c, int dfd, const char *p, const struct timespec ts[2], int flags)
 {
 	BADP(p);
 	return sys_utimensat(T(c), dfd, p, ts, flags);

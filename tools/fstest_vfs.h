@@ -10,8 +10,8 @@ struct task;
 
 struct fstest_vfs {
 	struct vfs *vfs;
-	struct task *shell;	/* holds the cwd and fds 0-2 between lines */
-	struct task *cur;	/* the invocation running now */
+	struct task *shell; /* holds the cwd and fds 0-2 between lines */
+	struct task *cur; /* the invocation running now */
 	/*
 	 * Run every line in the shell task itself (vfslab shell): descriptors
 	 * stay open from one line to the next; -u/-g/-U last one line.

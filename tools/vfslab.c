@@ -21,7 +21,8 @@ struct command {
 static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
-	{ "bench", cmd_bench, "run a workload on vfslab and the host kernel; ops/s, ratios, counters" },
+	{ "bench", cmd_bench,
+	  "run a workload on vfslab and the host kernel; ops/s, ratios, counters" },
 	{ "fstest", cmd_fstest, "run pjdfstest-language scripts against vfslab or the host" },
 	{ "shell", cmd_shell, "the fstest language interactively, and commands to look inside" },
 	{ "walk", cmd_walk, "trace one path walk step by step (RCU walk, d_seq, fallbacks)" },

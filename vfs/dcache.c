@@ -45,14 +45,14 @@ static inline uint64_t rol64(uint64_t w, unsigned int s)
 	return (w << s) | (w >> (64 - s));
 }
 
-#define HASH_MIX(x, y, a)                       \
-	do {                                    \
-		x ^= a;                         \
-		y ^= x;                         \
-		x = rol64(x, 12);               \
-		x += y;                         \
-		y = rol64(y, 45);               \
-		y *= 9;                         \
+#define HASH_MIX(x, y, a)         \
+	do {                      \
+		x ^= a;           \
+		y ^= x;           \
+		x = rol64(x, 12); \
+		x += y;           \
+		y = rol64(y, 45); \
+		y *= 9;           \
 	} while (0)
 
 static inline uint32_t fold_hash(uint64_t x, uint64_t y)
@@ -168,8 +168,7 @@ static inline bool dname_external(const struct vfs *v, const struct dentry *d)
 	return dentry_name(v, d)->name != dentry_iname(v, d);
 }
 
-static inline struct external_name *external_name(const struct vfs *v,
-						  const struct dentry *d)
+static inline struct external_name *external_name(const struct vfs *v, const struct dentry *d)
 {
 	return container_of(dentry_name(v, d)->name, struct external_name, name[0]);
 }
@@ -614,8 +613,8 @@ void dput(struct vfs *v, struct dentry *d)
  * kernel's load_unaligned_zeropad() on the path side); those bytes are
  * masked off.
  */
-static inline bool dentry_cmp(const struct vfs *v, const struct dentry *d,
-			      const unsigned char *ct, unsigned int tcount)
+static inline bool dentry_cmp(const struct vfs *v, const struct dentry *d, const unsigned char *ct,
+			      unsigned int tcount)
 {
 	const char *cs = (const char *)READ_ONCE(dentry_name(v, d)->name);
 	const char *p = (const char *)ct;
@@ -636,8 +635,8 @@ static inline bool dentry_cmp(const struct vfs *v, const struct dentry *d,
  * sampled d_seq goes back to the caller, who must re-check it before
  * trusting anything read from the dentry.
  */
-struct dentry *__d_lookup_rcu(struct vfs *v, const struct dentry *parent,
-			      const struct qstr *name, unsigned int *seqp)
+struct dentry *__d_lookup_rcu(struct vfs *v, const struct dentry *parent, const struct qstr *name,
+			      unsigned int *seqp)
 {
 	uint64_t hashlen = name->hash_len;
 	struct hlist_bl_head *b = d_hash(v, hashlen_hash(hashlen));

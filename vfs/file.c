@@ -121,14 +121,12 @@ nomem:
 }
 
 /* Models copy_fd_bitmaps(): copy count bits' worth, clear the rest. */
-static void copy_fd_bitmaps(struct fdtable *nfdt, const struct fdtable *ofdt,
-			    unsigned int count)
+static void copy_fd_bitmaps(struct fdtable *nfdt, const struct fdtable *ofdt, unsigned int count)
 {
 	bitmap_copy_and_extend(nfdt->open_fds, ofdt->open_fds, count, nfdt->max_fds);
-	bitmap_copy_and_extend(nfdt->close_on_exec, ofdt->close_on_exec, count,
-			       nfdt->max_fds);
-	bitmap_copy_and_extend(nfdt->full_fds_bits, ofdt->full_fds_bits,
-			       count / BITS_PER_LONG, BITS_TO_LONGS(nfdt->max_fds));
+	bitmap_copy_and_extend(nfdt->close_on_exec, ofdt->close_on_exec, count, nfdt->max_fds);
+	bitmap_copy_and_extend(nfdt->full_fds_bits, ofdt->full_fds_bits, count / BITS_PER_LONG,
+			       BITS_TO_LONGS(nfdt->max_fds));
 }
 
 /* Models copy_fdtable(). */
@@ -186,7 +184,7 @@ repeat:
 	if (unlikely(READ_ONCE(*resizing))) {
 		spin_unlock(files_file_lock(v, files));
 		while (READ_ONCE(*resizing))
-			sched_yield();	/* wait_event(resize_wait, ...) */
+			sched_yield(); /* wait_event(resize_wait, ...) */
 		spin_lock(files_file_lock(v, files));
 		goto repeat;
 	}
@@ -202,7 +200,7 @@ static inline void __set_close_on_exec(unsigned int fd, struct fdtable *fdt, boo
 {
 	if (set)
 		__set_bit(fd, fdt->close_on_exec);
-	else if (test_bit(fd, fdt->close_on_exec))	/* don't dirty the line */
+	else if (test_bit(fd, fdt->close_on_exec)) /* don't dirty the line */
 		__clear_bit(fd, fdt->close_on_exec);
 }
 
@@ -354,8 +352,8 @@ void fd_install(struct task *t, unsigned int fd, struct file *file)
  * no lock. After the get, re-read the slot and the table: if either moved,
  * the file was closed (and possibly reused) under us, so drop it and retry.
  */
-static struct file *__fget_files_rcu(struct vfs *v, struct files_struct *files,
-				     unsigned int fd, unsigned int mask)
+static struct file *__fget_files_rcu(struct vfs *v, struct files_struct *files, unsigned int fd,
+				     unsigned int mask)
 {
 	for (;;) {
 		struct fdtable *fdt = files_fdtable(v, files);
@@ -472,8 +470,7 @@ void fdput_pos(struct task *t, struct fd f)
 /* ---- close and dup ---- */
 
 /* Models file_close_fd_locked(). */
-static struct file *file_close_fd_locked(struct vfs *v, struct files_struct *files,
-					 unsigned int fd)
+static struct file *file_close_fd_locked(struct vfs *v, struct files_struct *files, unsigned int fd)
 {
 	struct fdtable *fdt = files_fdtable(v, files);
 	struct file *file;
@@ -555,8 +552,8 @@ static int ksys_dup3(struct task *t, unsigned int oldfd, unsigned int newfd, int
 		return -EBADF;
 	spin_lock(files_file_lock(v, t->files));
 	err = expand_files(v, t->files, newfd);
-	file = oldfd < files_fdtable(v, t->files)->max_fds ?
-		       files_fdtable(v, t->files)->fd[oldfd] : NULL;
+	file = oldfd < files_fdtable(v, t->files)->max_fds ? files_fdtable(v, t->files)->fd[oldfd] :
+							     NULL;
 	if (unlikely(!file)) {
 		err = -EBADF;
 		goto out_unlock;
@@ -805,8 +802,7 @@ int files_check_invariants(struct vfs *v, struct files_struct *files, char *err,
 		bool full = !~fdt->open_fds[w];
 
 		if (full != test_bit(w, fdt->full_fds_bits)) {
-			snprintf(err, len, "word %u: full=%d but full_fds_bits=%d", w, full,
-				 !full);
+			snprintf(err, len, "word %u: full=%d but full_fds_bits=%d", w, full, !full);
 			ret = -1;
 		}
 	}

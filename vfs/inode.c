@@ -25,8 +25,8 @@ void current_time(struct timespec *ts)
 }
 
 /* Models inode_init_owner(): uid from the creator, gid and sgid from dir. */
-static void inode_init_owner(const struct cred *cred, struct inode *inode,
-			     const struct inode *dir, umode_t mode)
+static void inode_init_owner(const struct cred *cred, struct inode *inode, const struct inode *dir,
+			     umode_t mode)
 {
 	inode->i_uid = cred->fsuid;
 	if (dir && (dir->i_mode & S_ISGID)) {
@@ -128,8 +128,8 @@ int generic_permission(const struct cred *cred, const struct inode *inode, int m
 		return -EACCES;
 	if (S_ISDIR(mode)) {
 		if (!(mask & MAY_WRITE))
-			return 0;	/* CAP_DAC_READ_SEARCH */
-		return 0;		/* CAP_DAC_OVERRIDE */
+			return 0; /* CAP_DAC_READ_SEARCH */
+		return 0; /* CAP_DAC_OVERRIDE */
 	}
 	if (mask == MAY_READ)
 		return 0;
@@ -167,7 +167,7 @@ void inode_touch(struct inode *inode, bool m, bool c)
 void inode_fill_stat(const struct inode *inode, struct stat *st)
 {
 	memset(st, 0, sizeof(*st));
-	st->st_dev = 0x2a;	/* an anonymous tmpfs device number */
+	st->st_dev = 0x2a; /* an anonymous tmpfs device number */
 	st->st_ino = inode->i_ino;
 	st->st_mode = READ_ONCE(inode->i_mode);
 	st->st_nlink = READ_ONCE(inode->i_nlink);
@@ -177,8 +177,8 @@ void inode_fill_stat(const struct inode *inode, struct stat *st)
 	st->st_size = READ_ONCE(inode->i_size);
 	st->st_blksize = 4096;
 	/* tmpfs counts 512-byte blocks of whole pages. */
-	st->st_blocks = S_ISREG(st->st_mode) || S_ISLNK(st->st_mode) ?
-				(st->st_size + 4095) / 4096 * 8 : 0;
+	st->st_blocks =
+		S_ISREG(st->st_mode) || S_ISLNK(st->st_mode) ? (st->st_size + 4095) / 4096 * 8 : 0;
 	if (S_ISLNK(st->st_mode))
 		st->st_blocks = 0;
 	st->st_atim = inode->i_atime;

@@ -44,9 +44,9 @@ typedef unsigned short umode_t;
 #define S_IALLUGO (S_ISUID | S_ISGID | S_ISVTX | S_IRWXUGO)
 #define S_IXUGO (S_IXUSR | S_IXGRP | S_IXOTH)
 
-struct dentry;			/* laid out at run time */
-struct file;			/* laid out at run time */
-struct files_struct;		/* laid out at run time */
+struct dentry; /* laid out at run time */
+struct file; /* laid out at run time */
+struct files_struct; /* laid out at run time */
 struct inode;
 struct file_operations;
 
@@ -94,11 +94,11 @@ struct fdtable {
  * the accessors' offsets share a read-mostly line with the config.
  */
 struct vfs {
-	struct layout dl;		/* struct dentry */
-	struct layout fl;		/* struct file */
-	struct layout sl;		/* struct files_struct */
+	struct layout dl; /* struct dentry */
+	struct layout fl; /* struct file */
+	struct layout sl; /* struct files_struct */
 	struct vfs_config cfg;
-	unsigned int dname_inline_len;	/* DNAME_INLINE_LEN of this layout */
+	unsigned int dname_inline_len; /* DNAME_INLINE_LEN of this layout */
 	const char *variant_name;
 
 	struct kmem_cache *dentry_cache;
@@ -132,24 +132,24 @@ struct vfs {
 
 #define LAYOUT_PTR(base, off) ((void *)((char *)(base) + (off)))
 
-#define FIELD_dentry(name, acc, type, size, align, access)                       \
+#define FIELD_dentry(name, acc, type, size, align, access)                            \
 	static inline type *dentry_##acc(const struct vfs *v, const struct dentry *d) \
-	{                                                                          \
-		return LAYOUT_PTR(d, v->dl.off[DENTRY_F_##name]);                   \
+	{                                                                             \
+		return LAYOUT_PTR(d, v->dl.off[DENTRY_F_##name]);                     \
 	}
 #include "vfs/layout_fields.def"
 
-#define FIELD_file(name, acc, type, size, align, access)                      \
+#define FIELD_file(name, acc, type, size, align, access)                          \
 	static inline type *file_##acc(const struct vfs *v, const struct file *f) \
-	{                                                                       \
-		return LAYOUT_PTR(f, v->fl.off[FILE_F_##name]);                  \
+	{                                                                         \
+		return LAYOUT_PTR(f, v->fl.off[FILE_F_##name]);                   \
 	}
 #include "vfs/layout_fields.def"
 
-#define FIELD_files_struct(name, acc, type, size, align, access)                      \
+#define FIELD_files_struct(name, acc, type, size, align, access)                            \
 	static inline type *files_##acc(const struct vfs *v, const struct files_struct *fs) \
-	{                                                                               \
-		return LAYOUT_PTR(fs, v->sl.off[FILES_F_##name]);                        \
+	{                                                                                   \
+		return LAYOUT_PTR(fs, v->sl.off[FILES_F_##name]);                           \
 	}
 #include "vfs/layout_fields.def"
 
@@ -269,8 +269,8 @@ struct dentry *dget(struct vfs *v, struct dentry *d);
 struct dentry *dget_parent(struct vfs *v, struct dentry *d);
 void dput(struct vfs *v, struct dentry *d);
 bool d_get_not_dead(struct vfs *v, struct dentry *d);
-struct dentry *__d_lookup_rcu(struct vfs *v, const struct dentry *parent,
-			      const struct qstr *name, unsigned int *seqp);
+struct dentry *__d_lookup_rcu(struct vfs *v, const struct dentry *parent, const struct qstr *name,
+			      unsigned int *seqp);
 struct dentry *d_lookup(struct vfs *v, const struct dentry *parent, const struct qstr *name);
 void shrink_dcache_lru(struct vfs *v, unsigned long target);
 void shrink_dcache_all(struct vfs *v);
@@ -309,20 +309,20 @@ struct inode {
 	dev_t i_rdev;
 	unsigned long i_ino;
 	struct vfs *i_sb;
-	const char *i_link;		/* symlink body, immutable, RCU-freed */
+	const char *i_link; /* symlink body, immutable, RCU-freed */
 	atomic_t i_count;
-	spinlock_t i_lock;		/* i_size, times, attributes */
+	spinlock_t i_lock; /* i_size, times, attributes */
 	long long i_size;
 	struct timespec i_atime, i_mtime, i_ctime;
-	struct rw_semaphore i_rwsem;	/* inode_lock(): namespace and write */
-	unsigned long i_dir_offset;	/* next stable readdir offset (dirs) */
-	struct shmem_pages *i_pages;	/* file data, RCU-published */
-	struct pipe_inode_info *i_pipe;	/* fifos */
+	struct rw_semaphore i_rwsem; /* inode_lock(): namespace and write */
+	unsigned long i_dir_offset; /* next stable readdir offset (dirs) */
+	struct shmem_pages *i_pages; /* file data, RCU-published */
+	struct pipe_inode_info *i_pipe; /* fifos */
 	struct rcu_head i_rcu;
 };
 
-#define S_DEAD 0x1u			/* removed directory */
-#define I_LINKABLE 0x2u			/* O_TMPFILE inode linkat() may link */
+#define S_DEAD 0x1u /* removed directory */
+#define I_LINKABLE 0x2u /* O_TMPFILE inode linkat() may link */
 
 static inline void inode_lock(struct inode *inode)
 {
@@ -397,9 +397,8 @@ int fifo_open(struct inode *inode, unsigned int fmode, unsigned int flags);
 
 struct file_operations {
 	long (*read)(struct vfs *v, struct file *f, void *buf, size_t n, long long *pos);
-	long (*write)(struct vfs *v, struct file *f, const void *buf, size_t n,
-		      long long *pos);
-	bool iterate_shared;		/* a directory: fdget_pos always locks */
+	long (*write)(struct vfs *v, struct file *f, const void *buf, size_t n, long long *pos);
+	bool iterate_shared; /* a directory: fdget_pos always locks */
 	void (*release)(struct vfs *v, struct file *f);
 };
 
@@ -410,7 +409,7 @@ extern const struct file_operations path_operations;
 
 struct file *alloc_file(struct vfs *v, const struct path *path, unsigned int flags,
 			const struct file_operations *fop);
-bool file_get_rcu(struct vfs *v, struct file *f);	/* fget's refcount step */
+bool file_get_rcu(struct vfs *v, struct file *f); /* fget's refcount step */
 void get_file(struct vfs *v, struct file *f);
 void fput(struct vfs *v, struct file *f);
 void fput_close(struct vfs *v, struct file *f);
@@ -501,8 +500,8 @@ enum { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
 #define NAME_MAX_LEN 255
 #define PATH_MAX_LEN 4096
 
-int user_path_at(struct task *t, int dfd, const char *name, unsigned int flags,
-		 struct path *path, const struct walk_trace *trace);
+int user_path_at(struct task *t, int dfd, const char *name, unsigned int flags, struct path *path,
+		 const struct walk_trace *trace);
 int do_filp_open(struct task *t, int dfd, const char *name, int flags, mode_t mode,
 		 struct file **filp);
 int inode_permission(const struct cred *cred, const struct inode *inode, int mask);

@@ -90,8 +90,7 @@ static const struct layout_preset presets[] = {
 	  "f_owner\t# 128\n"
 	  "f_wb_err\nf_sb_err\nf_ep\n"
 	  "f_ra 32\n" },
-	{ LS_FILES, "kernel",
-	  "files_struct as the kernel has it: file_lock on its own cache line",
+	{ LS_FILES, "kernel", "files_struct as the kernel has it: file_lock on its own cache line",
 	  "struct files_struct\n"
 	  "count\nresize_in_progress\nresize_wait 24\nfdt\nfdtab\n"
 	  "align 64\t# the written part, ____cacheline_aligned_in_smp\n"
@@ -153,8 +152,7 @@ unsigned int layout_stride(const struct layout *l)
 	return (l->size + l->align - 1) / l->align * l->align;
 }
 
-static int fail(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static int fail(char *err, size_t len, const char *fmt, ...)
 {
@@ -205,8 +203,8 @@ static int parse_uint(const char *s, unsigned int *v)
 	return 0;
 }
 
-int layout_parse(struct layout *l, enum layout_struct s, const char *text,
-		 const char *origin, char *err, size_t errlen)
+int layout_parse(struct layout *l, enum layout_struct s, const char *text, const char *origin,
+		 char *err, size_t errlen)
 {
 	const struct layout_desc *d = &descs[s];
 	char *copy = strdup(text), *save = NULL, *line;
@@ -235,8 +233,9 @@ int layout_parse(struct layout *l, enum layout_struct s, const char *text,
 				goto out;
 			}
 			if (strcmp(w[1], d->name)) {
-				fail(err, errlen, "%s:%u: layout is for struct %s, expected struct %s",
-				     origin, lineno, w[1], d->name);
+				fail(err, errlen,
+				     "%s:%u: layout is for struct %s, expected struct %s", origin,
+				     lineno, w[1], d->name);
 				goto out;
 			}
 			if (n == 3) {
@@ -251,8 +250,8 @@ int layout_parse(struct layout *l, enum layout_struct s, const char *text,
 			continue;
 		}
 		if (!seen_struct) {
-			fail(err, errlen, "%s:%u: first line must be 'struct %s'", origin,
-			     lineno, d->name);
+			fail(err, errlen, "%s:%u: first line must be 'struct %s'", origin, lineno,
+			     d->name);
 			goto out;
 		}
 		if (!strcmp(w[0], "pad") || !strcmp(w[0], "align")) {
@@ -291,8 +290,7 @@ int layout_parse(struct layout *l, enum layout_struct s, const char *text,
 			goto out;
 		}
 		if (l->off[idx] != USHRT_MAX) {
-			fail(err, errlen, "%s:%u: field '%s' appears twice", origin, lineno,
-			     w[0]);
+			fail(err, errlen, "%s:%u: field '%s' appears twice", origin, lineno, w[0]);
 			goto out;
 		}
 		size = d->fields[idx].size;
@@ -360,8 +358,8 @@ int layout_validate(const struct layout *l, char *err, size_t errlen)
 			return fail(err, errlen, "%s: field '%s' has no offset", l->name, f->name);
 		if (l->off[i] % f->align)
 			return fail(err, errlen,
-				    "%s: field '%s' at offset %u is not %u-byte aligned",
-				    l->name, f->name, l->off[i], f->align);
+				    "%s: field '%s' at offset %u is not %u-byte aligned", l->name,
+				    f->name, l->off[i], f->align);
 		if (l->slot[i] < f->size)
 			return fail(err, errlen, "%s: field '%s' slot of %u bytes < %u", l->name,
 				    f->name, l->slot[i], f->size);
@@ -411,8 +409,8 @@ static uint64_t next_rand(uint64_t *s)
  * full shuffle): a seeded permutation of the fields, each placed at its
  * natural alignment. Slot sizes follow the default layout.
  */
-static int layout_randomize(struct layout *l, enum layout_struct s, uint64_t seed,
-			    char *err, size_t errlen)
+static int layout_randomize(struct layout *l, enum layout_struct s, uint64_t seed, char *err,
+			    size_t errlen)
 {
 	const struct layout_desc *d = &descs[s];
 	struct layout def;
@@ -473,8 +471,7 @@ static char *read_file(const char *path, char *err, size_t errlen)
 	return buf;
 }
 
-int layout_build(struct layout *l, enum layout_struct s, const char *spec, char *err,
-		 size_t errlen)
+int layout_build(struct layout *l, enum layout_struct s, const char *spec, char *err, size_t errlen)
 {
 	const char *at;
 	char *text;
@@ -506,8 +503,8 @@ int layout_build(struct layout *l, enum layout_struct s, const char *spec, char 
 		unsigned int off;
 		const char *o = strchr(at, '@');
 
-		if (!o || (size_t)(at - spec) >= sizeof(base) || (size_t)(o - at - 1) >= sizeof(field) ||
-		    parse_uint(o + 1, &off))
+		if (!o || (size_t)(at - spec) >= sizeof(base) ||
+		    (size_t)(o - at - 1) >= sizeof(field) || parse_uint(o + 1, &off))
 			return fail(err, errlen, "%s: expected PRESET+FIELD@OFFSET", spec);
 		memcpy(base, spec, at - spec);
 		base[at - spec] = '\0';
@@ -529,7 +526,8 @@ int layout_build(struct layout *l, enum layout_struct s, const char *spec, char 
 	free(text);
 	return ret;
 unknown:
-	return fail(err, errlen,
-		    "unknown %s layout '%s' (try `vfslab layout --list`, a file, or randomize:SEED)",
-		    descs[s].name, spec);
+	return fail(
+		err, errlen,
+		"unknown %s layout '%s' (try `vfslab layout --list`, a file, or randomize:SEED)",
+		descs[s].name, spec);
 }

@@ -28,12 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum layout_struct {
-	LS_DENTRY,
-	LS_FILE,
-	LS_FILES,
-	LS_NR
-};
+enum layout_struct { LS_DENTRY, LS_FILE, LS_FILES, LS_NR };
 
 /* Who touches a field on the hot paths (see layout_fields.def). */
 #define LA_RCU 0x01u
@@ -66,14 +61,14 @@ enum files_field {
 
 struct layout_field_desc {
 	const char *name;
-	const char *type;	/* the C type, for the printer */
-	unsigned short size;	/* what vfslab stores in it */
+	const char *type; /* the C type, for the printer */
+	unsigned short size; /* what vfslab stores in it */
 	unsigned short align;
-	unsigned char access;	/* LA_* */
+	unsigned char access; /* LA_* */
 };
 
 struct layout_desc {
-	const char *name;	/* "dentry" */
+	const char *name; /* "dentry" */
 	const struct layout_field_desc *fields;
 	unsigned int nr_fields;
 };
@@ -81,11 +76,11 @@ struct layout_desc {
 struct layout {
 	char name[LAYOUT_NAME_MAX];
 	const struct layout_desc *desc;
-	unsigned int size;	/* sizeof(), before cache alignment */
-	unsigned int align;	/* object alignment (64 with hwcache) */
+	unsigned int size; /* sizeof(), before cache alignment */
+	unsigned int align; /* object alignment (64 with hwcache) */
 	unsigned short off[LAYOUT_MAX_FIELDS];
 	unsigned short slot[LAYOUT_MAX_FIELDS];
-	char alias[LAYOUT_MAX_FIELDS][24];	/* printed name, or "" */
+	char alias[LAYOUT_MAX_FIELDS][24]; /* printed name, or "" */
 	unsigned int nr_pads;
 	struct {
 		unsigned short off, size;
@@ -103,14 +98,14 @@ unsigned int layout_stride(const struct layout *l);
  * a layout file's path, or "" / NULL for the default. Returns 0, or -1 with
  * a message in err naming the line and field at fault.
  */
-int layout_build(struct layout *l, enum layout_struct s, const char *spec,
-		 char *err, size_t errlen);
+int layout_build(struct layout *l, enum layout_struct s, const char *spec, char *err,
+		 size_t errlen);
 /* Parse layout text (the file format above). */
-int layout_parse(struct layout *l, enum layout_struct s, const char *text,
-		 const char *origin, char *err, size_t errlen);
+int layout_parse(struct layout *l, enum layout_struct s, const char *text, const char *origin,
+		 char *err, size_t errlen);
 /* Move one field to an offset (the command-line form "field@offset"). */
-int layout_move_field(struct layout *l, const char *field, unsigned int off,
-		      char *err, size_t errlen);
+int layout_move_field(struct layout *l, const char *field, unsigned int off, char *err,
+		      size_t errlen);
 /* Every field once, natural alignment, no overlap, inside the object. */
 int layout_validate(const struct layout *l, char *err, size_t errlen);
 int layout_field_index(const struct layout *l, const char *name);

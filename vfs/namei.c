@@ -315,8 +315,8 @@ static struct dentry *lookup_fast(struct nameidata *nd)
 				return ERR_PTR(-ECHILD);
 			return NULL;
 		}
-		trace(nd, WALK_EV_HIT, d, (const char *)nd->last.name, nd->last.len,
-		      nd->last.hash, nd->next_seq, 0);
+		trace(nd, WALK_EV_HIT, d, (const char *)nd->last.name, nd->last.len, nd->last.hash,
+		      nd->next_seq, 0);
 		/* The parent's seq, checked after the child is found, chains the walk. */
 		if (unlikely(read_seqcount_retry(dentry_seq(nd->v, parent), nd->seq))) {
 			trace(nd, WALK_EV_SEQ_RETRY, parent, NULL, 0, nd->seq, 0, -ECHILD);
@@ -326,8 +326,8 @@ static struct dentry *lookup_fast(struct nameidata *nd)
 	}
 	d = d_lookup(nd->v, parent, &nd->last);
 	if (d)
-		trace(nd, WALK_EV_HIT, d, (const char *)nd->last.name, nd->last.len,
-		      nd->last.hash, 0, 0);
+		trace(nd, WALK_EV_HIT, d, (const char *)nd->last.name, nd->last.len, nd->last.hash,
+		      0, 0);
 	else
 		trace(nd, WALK_EV_MISS, parent, (const char *)nd->last.name, nd->last.len,
 		      nd->last.hash, 0, 0);
@@ -419,7 +419,7 @@ static const char *pick_link(struct nameidata *nd, struct dentry *link, struct i
 	}
 	if (*res)
 		return res;
-	put_link(nd);	/* a pure jump: nothing left to walk in the body */
+	put_link(nd); /* a pure jump: nothing left to walk in the body */
 	return NULL;
 }
 
@@ -430,8 +430,7 @@ static const char *step_into(struct nameidata *nd, unsigned int flags, struct de
 	struct inode *inode = d_inode_rcu(v, dentry);
 
 	if (likely(!d_is_symlink(v, dentry)) ||
-	    ((flags & WALK_TRAILING) && !(nd->flags & LOOKUP_FOLLOW)) ||
-	    (flags & WALK_NOFOLLOW)) {
+	    ((flags & WALK_TRAILING) && !(nd->flags & LOOKUP_FOLLOW)) || (flags & WALK_NOFOLLOW)) {
 		if (nd->flags & LOOKUP_RCU) {
 			if (read_seqcount_retry(dentry_seq(v, dentry), nd->next_seq)) {
 				trace(nd, WALK_EV_SEQ_RETRY, dentry, NULL, 0, nd->next_seq, 0,
@@ -507,8 +506,8 @@ static const char *walk_component(struct nameidata *nd, unsigned int flags)
 			put_link(nd);
 		return handle_dots(nd, nd->last_type);
 	}
-	trace(nd, WALK_EV_COMPONENT, nd->path.dentry, (const char *)nd->last.name,
-	      nd->last.len, nd->last.hash, 0, 0);
+	trace(nd, WALK_EV_COMPONENT, nd->path.dentry, (const char *)nd->last.name, nd->last.len,
+	      nd->last.hash, 0, 0);
 	dentry = lookup_fast(nd);
 	if (IS_ERR(dentry))
 		return ERR_CAST(dentry);
@@ -669,8 +668,8 @@ static int filename_lookup(struct task *t, int dfd, const char *name, unsigned i
 	return retval;
 }
 
-int user_path_at(struct task *t, int dfd, const char *name, unsigned int flags,
-		 struct path *path, const struct walk_trace *tr)
+int user_path_at(struct task *t, int dfd, const char *name, unsigned int flags, struct path *path,
+		 const struct walk_trace *tr)
 {
 	return filename_lookup(t, dfd, name, flags, path, tr);
 }
@@ -858,8 +857,8 @@ static void offset_add(struct vfs *v, struct inode *dir, struct dentry *d)
  * Models shmem_mknod() and friends: a new inode instantiated into a
  * negative dentry, pinned with an extra reference as tmpfs does.
  */
-static int shmem_mknod(struct task *t, struct inode *dir, struct dentry *d, umode_t mode,
-		       dev_t dev, const char *symname)
+static int shmem_mknod(struct task *t, struct inode *dir, struct dentry *d, umode_t mode, dev_t dev,
+		       const char *symname)
 {
 	struct vfs *v = t->vfs;
 	struct inode *inode = new_inode(v, &t->cred, dir, mode, dev);
@@ -881,7 +880,7 @@ static int shmem_mknod(struct task *t, struct inode *dir, struct dentry *d, umod
 	dir_size_add(dir, BOGO_DIRENT_SIZE);
 	offset_add(v, dir, d);
 	d_instantiate(v, d, inode);
-	dget(v, d);	/* pin: tmpfs dentries live as long as their names */
+	dget(v, d); /* pin: tmpfs dentries live as long as their names */
 	return 0;
 }
 
@@ -899,8 +898,8 @@ static void shmem_unlink(struct vfs *v, struct inode *dir, struct dentry *d)
 /* ---- creation ---- */
 
 /* Models filename_create(): the parent locked, a negative dentry to fill. */
-static struct dentry *filename_create(struct task *t, int dfd, const char *name,
-				      struct path *path, bool want_dir)
+static struct dentry *filename_create(struct task *t, int dfd, const char *name, struct path *path,
+				      bool want_dir)
 {
 	struct vfs *v = t->vfs;
 	unsigned int create_flags = LOOKUP_CREATE | LOOKUP_EXCL;
@@ -1058,8 +1057,8 @@ static int may_linkat(struct task *t, struct inode *inode)
 	return 0;
 }
 
-long sys_linkat(struct task *t, int olddfd, const char *oldname, int newdfd,
-		const char *newname, int flags)
+long sys_linkat(struct task *t, int olddfd, const char *oldname, int newdfd, const char *newname,
+		int flags)
 {
 	struct vfs *v = t->vfs;
 	struct path old_path, new_path;
@@ -1376,8 +1375,8 @@ static int vfs_rename(struct task *t, struct inode *old_dir, struct dentry *old_
 }
 
 /* Models do_renameat2(). */
-long sys_renameat2(struct task *t, int olddfd, const char *oldname, int newdfd,
-		   const char *newname, unsigned int flags)
+long sys_renameat2(struct task *t, int olddfd, const char *oldname, int newdfd, const char *newname,
+		   unsigned int flags)
 {
 	struct vfs *v = t->vfs;
 	struct path old_path, new_path;
@@ -1442,8 +1441,8 @@ long sys_renameat2(struct task *t, int olddfd, const char *oldname, int newdfd,
 		error = -ENOTEMPTY;
 	if (new_dentry == trap)
 		goto exit5;
-	error = vfs_rename(t, d_inode(v, old_path.dentry), old_dentry,
-			   d_inode(v, new_path.dentry), new_dentry, flags);
+	error = vfs_rename(t, d_inode(v, old_path.dentry), old_dentry, d_inode(v, new_path.dentry),
+			   new_dentry, flags);
 exit5:
 	dput(v, new_dentry);
 exit4:
@@ -1457,8 +1456,7 @@ exit1:
 	return error;
 }
 
-long sys_renameat(struct task *t, int olddfd, const char *oldname, int newdfd,
-		  const char *newname)
+long sys_renameat(struct task *t, int olddfd, const char *oldname, int newdfd, const char *newname)
 {
 	return sys_renameat2(t, olddfd, oldname, newdfd, newname, 0);
 }
@@ -1597,8 +1595,8 @@ static int vfs_open(struct task *t, const struct path *path, int flags, struct f
 }
 
 /* Models lookup_open() for O_CREAT: find or create the last component. */
-static struct dentry *lookup_open(struct task *t, struct nameidata *nd,
-				  const struct open_flags *op, bool *created)
+static struct dentry *lookup_open(struct task *t, struct nameidata *nd, const struct open_flags *op,
+				  bool *created)
 {
 	struct vfs *v = t->vfs;
 	struct dentry *dir = nd->path.dentry;
@@ -1696,8 +1694,7 @@ static int path_openat(struct task *t, struct nameidata *nd, const char *name,
 		}
 		if (!error)
 			error = complete_walk(nd);
-		if (!error && (nd->flags & LOOKUP_DIRECTORY) &&
-		    !d_can_lookup(v, nd->path.dentry))
+		if (!error && (nd->flags & LOOKUP_DIRECTORY) && !d_can_lookup(v, nd->path.dentry))
 			error = -ENOTDIR;
 		if (!error && (open_flag & KERNEL___O_TMPFILE))
 			error = do_tmpfile(t, nd, op, filp);

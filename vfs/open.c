@@ -103,8 +103,7 @@ static void set_fs_pwd(struct task *t, const struct path *path)
 long sys_chdir(struct task *t, const char *name)
 {
 	struct path path;
-	int error = user_path_at(t, AT_FDCWD, name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &path,
-				 NULL);
+	int error = user_path_at(t, AT_FDCWD, name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &path, NULL);
 
 	if (error)
 		return error;

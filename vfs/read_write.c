@@ -33,8 +33,7 @@ static long vfs_read(struct vfs *v, struct file *f, void *buf, size_t count, lon
 	return (*file_op(v, f))->read(v, f, buf, count, pos);
 }
 
-static long vfs_write(struct vfs *v, struct file *f, const void *buf, size_t count,
-		      long long *pos)
+static long vfs_write(struct vfs *v, struct file *f, const void *buf, size_t count, long long *pos)
 {
 	unsigned int mode = file_fmode(v, f);
 

@@ -20,7 +20,7 @@ struct dir_entry {
 
 static unsigned char dtype(umode_t mode)
 {
-	return (mode & S_IFMT) >> 12;	/* fs_umode_to_dtype() */
+	return (mode & S_IFMT) >> 12; /* fs_umode_to_dtype() */
 }
 
 static int cmp_off(const void *a, const void *b)

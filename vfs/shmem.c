@@ -26,7 +26,7 @@
 #define SHMEM_MAX_PAGES (1ul << 28)
 
 struct shmem_page {
-	atomic_t ref;		/* 1 while in the page cache */
+	atomic_t ref; /* 1 while in the page cache */
 	struct rcu_head rcu;
 	unsigned char data[SHMEM_PAGE_SIZE];
 };
@@ -107,7 +107,7 @@ long shmem_read(struct inode *inode, void *buf, size_t count, long long pos)
 			memcpy((char *)buf + done, pg->data + off, n);
 			page_put(pg);
 		} else {
-			memset((char *)buf + done, 0, n);	/* a hole */
+			memset((char *)buf + done, 0, n); /* a hole */
 		}
 		done += n;
 	}
@@ -127,7 +127,8 @@ long shmem_write(struct inode *inode, const void *buf, size_t count, long long p
 		count = SHMEM_MAX_BYTES - pos;
 	if (!count)
 		return 0;
-	err = shmem_reserve(inode, pos / SHMEM_PAGE_SIZE + (count + SHMEM_PAGE_SIZE - 1) / SHMEM_PAGE_SIZE + 1);
+	err = shmem_reserve(inode, pos / SHMEM_PAGE_SIZE +
+					   (count + SHMEM_PAGE_SIZE - 1) / SHMEM_PAGE_SIZE + 1);
 	if (err)
 		return err;
 	while (done < count) {
@@ -215,8 +216,7 @@ void shmem_evict(struct inode *inode)
 	inode->i_pipe = NULL;
 }
 
-static long shmem_file_read(struct vfs *v, struct file *f, void *buf, size_t n,
-			    long long *pos)
+static long shmem_file_read(struct vfs *v, struct file *f, void *buf, size_t n, long long *pos)
 {
 	long ret = shmem_read(file_inode(v, f), buf, n, *pos);
 
@@ -249,8 +249,7 @@ static long dir_read(struct vfs *v, struct file *f, void *buf, size_t n, long lo
 	return -EISDIR;
 }
 
-static long dir_write(struct vfs *v, struct file *f, const void *buf, size_t n,
-		      long long *pos)
+static long dir_write(struct vfs *v, struct file *f, const void *buf, size_t n, long long *pos)
 {
 	(void)v, (void)f, (void)buf, (void)n, (void)pos;
 	return -EBADF;
@@ -313,7 +312,7 @@ int fifo_open(struct inode *inode, unsigned int fmode, unsigned int flags)
 		return -ENOMEM;
 	spin_lock(&p->lock);
 	if ((fmode & (FMODE_READ | FMODE_WRITE)) == FMODE_WRITE && !p->readers)
-		ret = -ENXIO;	/* O_WRONLY|O_NONBLOCK without a reader */
+		ret = -ENXIO; /* O_WRONLY|O_NONBLOCK without a reader */
 	if (!ret) {
 		if (fmode & FMODE_READ)
 			p->readers++;
@@ -361,8 +360,7 @@ static long fifo_read(struct vfs *v, struct file *f, void *buf, size_t n, long l
 	return (long)done;
 }
 
-static long fifo_write(struct vfs *v, struct file *f, const void *buf, size_t n,
-		       long long *pos)
+static long fifo_write(struct vfs *v, struct file *f, const void *buf, size_t n, long long *pos)
 {
 	struct pipe_inode_info *p = file_inode(v, f)->i_pipe;
 	size_t done = 0;
@@ -375,8 +373,8 @@ static long fifo_write(struct vfs *v, struct file *f, const void *buf, size_t n,
 	}
 	while (done < n && p->len < PIPE_BUF_SIZE) {
 		unsigned int tail = (p->head + p->len) % PIPE_BUF_SIZE;
-		size_t chunk = min_t(size_t, n - done,
-				     min(PIPE_BUF_SIZE - p->len, PIPE_BUF_SIZE - tail));
+		size_t chunk =
+			min_t(size_t, n - done, min(PIPE_BUF_SIZE - p->len, PIPE_BUF_SIZE - tail));
 
 		memcpy(p->buf + tail, (const char *)buf + done, chunk);
 		p->len += chunk;

@@ -11,8 +11,8 @@
 #define INIT_NOFILE_CUR 1024
 #define INIT_NOFILE_MAX 1048576
 
-static struct fs_struct *fs_alloc(struct vfs *v, const struct path *root,
-				  const struct path *pwd, mode_t umask)
+static struct fs_struct *fs_alloc(struct vfs *v, const struct path *root, const struct path *pwd,
+				  mode_t umask)
 {
 	struct fs_struct *fs = kmem_cache_zalloc(v->fs_cache);
 

@@ -45,8 +45,7 @@ static int parse_ulong(const char *s, unsigned long max, unsigned long *out)
 	return 0;
 }
 
-static int set_layout(char *dst, const char *val, enum layout_struct s, char *err,
-		      size_t errlen)
+static int set_layout(char *dst, const char *val, enum layout_struct s, char *err, size_t errlen)
 {
 	struct layout l;
 
@@ -61,8 +60,7 @@ static int set_layout(char *dst, const char *val, enum layout_struct s, char *er
 	return 0;
 }
 
-static int apply(struct vfs_config *cfg, const char *key, const char *val, char *err,
-		 size_t errlen)
+static int apply(struct vfs_config *cfg, const char *key, const char *val, char *err, size_t errlen)
 {
 	unsigned long n;
 
@@ -166,7 +164,8 @@ void vfs_config_describe(const struct vfs_config *cfg, char *buf, size_t len)
 		snprintf(retry, sizeof(retry), "unbounded");
 	else
 		snprintf(retry, sizeof(retry), "%u", cfg->lockref_retry);
-	snprintf(buf, len, "dentry=%s,file=%s,files=%s,dcount=%s,lockref-retry=%s,fref=%s,alloc-fd=%s",
+	snprintf(buf, len,
+		 "dentry=%s,file=%s,files=%s,dcount=%s,lockref-retry=%s,fref=%s,alloc-fd=%s",
 		 cfg->dentry_layout[0] ? cfg->dentry_layout : layout_default_name(LS_DENTRY),
 		 cfg->file_layout[0] ? cfg->file_layout : layout_default_name(LS_FILE),
 		 cfg->files_layout[0] ? cfg->files_layout : layout_default_name(LS_FILES),

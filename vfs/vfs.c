@@ -18,21 +18,16 @@ void vfs_config_default(struct vfs_config *cfg)
 	cfg->fref = FREF_FILE_REF;
 	cfg->alloc_fd = ALLOC_FD_V613;
 	cfg->nr_open = 1024 * 1024;
-	cfg->dentry_unused_max = 0;	/* tmpfs: unused dentries are deleted */
+	cfg->dentry_unused_max = 0; /* tmpfs: unused dentries are deleted */
 	cfg->d_hash_shift = 16;
 }
 
 static const char *const event_names[VFS_EV_NR] = {
-	[VFS_EV_RCU_WALK] = "rcu_walk",
-	[VFS_EV_UNLAZY_OK] = "unlazy_ok",
-	[VFS_EV_UNLAZY_FAIL] = "unlazy_fail",
-	[VFS_EV_REF_WALK] = "ref_walk",
-	[VFS_EV_LOCKREF_SLOW] = "lockref_slow",
-	[VFS_EV_LOCKREF_FAST] = "lockref_fast",
-	[VFS_EV_FGET_RETRY] = "fget_retry",
-	[VFS_EV_ALLOC_FD_FAST] = "alloc_fd_fast",
-	[VFS_EV_FD_EXPAND] = "fd_expand",
-	[VFS_EV_DCACHE_MISS] = "dcache_miss",
+	[VFS_EV_RCU_WALK] = "rcu_walk",		[VFS_EV_UNLAZY_OK] = "unlazy_ok",
+	[VFS_EV_UNLAZY_FAIL] = "unlazy_fail",	[VFS_EV_REF_WALK] = "ref_walk",
+	[VFS_EV_LOCKREF_SLOW] = "lockref_slow", [VFS_EV_LOCKREF_FAST] = "lockref_fast",
+	[VFS_EV_FGET_RETRY] = "fget_retry",	[VFS_EV_ALLOC_FD_FAST] = "alloc_fd_fast",
+	[VFS_EV_FD_EXPAND] = "fd_expand",	[VFS_EV_DCACHE_MISS] = "dcache_miss",
 };
 
 const char *vfs_event_name(enum vfs_event ev)
@@ -96,7 +91,7 @@ static struct kmem_cache *layout_cache(const char *name, const struct layout *l)
 static void vfs_free_caches(struct vfs *v)
 {
 	struct kmem_cache **caches[] = { &v->dentry_cache, &v->inode_cache, &v->file_cache,
-					 &v->files_cache, &v->fs_cache, &v->task_cache };
+					 &v->files_cache,  &v->fs_cache,    &v->task_cache };
 
 	for (size_t i = 0; i < ARRAY_SIZE(caches); i++) {
 		if (*caches[i])
@@ -142,8 +137,8 @@ struct vfs *vfs_new(const struct vfs_config *cfg, char *err, size_t errlen)
 	v->files_cache = layout_cache("files_cache", &v->sl);
 	v->inode_cache = kmem_cache_create("shmem_inode_cache", sizeof(struct inode), 8, 0);
 	v->fs_cache = kmem_cache_create("fs_cache", sizeof(struct fs_struct), 8, 0);
-	v->task_cache = kmem_cache_create("task_struct", sizeof(struct task), 64,
-					  SLAB_HWCACHE_ALIGN);
+	v->task_cache =
+		kmem_cache_create("task_struct", sizeof(struct task), 64, SLAB_HWCACHE_ALIGN);
 	if (!v->d_hash_table || !v->dentry_cache || !v->file_cache || !v->files_cache ||
 	    !v->inode_cache || !v->fs_cache || !v->task_cache) {
 		snprintf(err, errlen, "out of memory");
@@ -191,8 +186,8 @@ long vfs_destroy(struct vfs *v)
 	leaked += kmem_cache_inuse(v->files_cache);
 	if (leaked)
 		fprintf(stderr, "vfslab: %ld objects leaked (dentry %ld inode %ld file %ld)\n",
-			leaked, kmem_cache_inuse(v->dentry_cache),
-			kmem_cache_inuse(v->inode_cache), kmem_cache_inuse(v->file_cache));
+			leaked, kmem_cache_inuse(v->dentry_cache), kmem_cache_inuse(v->inode_cache),
+			kmem_cache_inuse(v->file_cache));
 	vfs_free_caches(v);
 	dcache_fini(v);
 	free(v);

@@ -27,18 +27,18 @@ struct task;
 
 /* The algorithm switches a variant flips (vfs/variant.c parses them). */
 enum dcount_mode {
-	DCOUNT_LOCKREF,		/* d_count in d_lockref, cmpxchg fast path (2013+) */
-	DCOUNT_DLOCK,		/* every dget/dput takes d_lock (before lockref) */
+	DCOUNT_LOCKREF, /* d_count in d_lockref, cmpxchg fast path (2013+) */
+	DCOUNT_DLOCK, /* every dget/dput takes d_lock (before lockref) */
 };
 
 enum fref_mode {
-	FREF_FILE_REF,		/* file_ref_t, unconditional add (v6.13+) */
-	FREF_INC_NOT_ZERO,	/* atomic_long_inc_not_zero CAS loop (before v6.13) */
+	FREF_FILE_REF, /* file_ref_t, unconditional add (v6.13+) */
+	FREF_INC_NOT_ZERO, /* atomic_long_inc_not_zero CAS loop (before v6.13) */
 };
 
 enum alloc_fd_mode {
-	ALLOC_FD_V613,		/* next_fd word fast path, conditional bit clears */
-	ALLOC_FD_V610,		/* before Yu Ma's three fs/file.c patches */
+	ALLOC_FD_V613, /* next_fd word fast path, conditional bit clears */
+	ALLOC_FD_V610, /* before Yu Ma's three fs/file.c patches */
 };
 
 #define VFS_LAYOUT_SPEC_MAX 256
@@ -49,12 +49,12 @@ struct vfs_config {
 	char file_layout[VFS_LAYOUT_SPEC_MAX];
 	char files_layout[VFS_LAYOUT_SPEC_MAX];
 	enum dcount_mode dcount;
-	unsigned int lockref_retry;	/* 0 = unbounded (pre-2019) */
+	unsigned int lockref_retry; /* 0 = unbounded (pre-2019) */
 	enum fref_mode fref;
 	enum alloc_fd_mode alloc_fd;
-	unsigned int nr_open;		/* fs.nr_open: how far fd tables grow */
+	unsigned int nr_open; /* fs.nr_open: how far fd tables grow */
 	unsigned long dentry_unused_max; /* shrinker bound on the dentry LRU */
-	unsigned int d_hash_shift;	/* log2 of the dentry hash table size */
+	unsigned int d_hash_shift; /* log2 of the dentry hash table size */
 };
 
 /* The defaults: v6.11+ dentry, v6.15 file, lockref with 100 retries, ... */
@@ -105,16 +105,16 @@ struct vfs *task_vfs(const struct task *t);
 
 /* The event counters the syscall layer keeps (per thread, summed on read). */
 enum vfs_event {
-	VFS_EV_RCU_WALK,	/* path walks started in RCU mode */
-	VFS_EV_UNLAZY_OK,	/* try_to_unlazy() legitimized the walk */
-	VFS_EV_UNLAZY_FAIL,	/* ... or failed (-> -ECHILD) */
-	VFS_EV_REF_WALK,	/* walks restarted in ref-walk mode */
-	VFS_EV_LOCKREF_SLOW,	/* lockref ops that took d_lock */
-	VFS_EV_LOCKREF_FAST,	/* lockref ops done by cmpxchg */
-	VFS_EV_FGET_RETRY,	/* __fget_files_rcu() retries */
-	VFS_EV_ALLOC_FD_FAST,	/* find_next_fd() answered from next_fd's word */
-	VFS_EV_FD_EXPAND,	/* fd table expansions */
-	VFS_EV_DCACHE_MISS,	/* lookups that went to the filesystem */
+	VFS_EV_RCU_WALK, /* path walks started in RCU mode */
+	VFS_EV_UNLAZY_OK, /* try_to_unlazy() legitimized the walk */
+	VFS_EV_UNLAZY_FAIL, /* ... or failed (-> -ECHILD) */
+	VFS_EV_REF_WALK, /* walks restarted in ref-walk mode */
+	VFS_EV_LOCKREF_SLOW, /* lockref ops that took d_lock */
+	VFS_EV_LOCKREF_FAST, /* lockref ops done by cmpxchg */
+	VFS_EV_FGET_RETRY, /* __fget_files_rcu() retries */
+	VFS_EV_ALLOC_FD_FAST, /* find_next_fd() answered from next_fd's word */
+	VFS_EV_FD_EXPAND, /* fd table expansions */
+	VFS_EV_DCACHE_MISS, /* lookups that went to the filesystem */
 	VFS_EV_NR
 };
 const char *vfs_event_name(enum vfs_event ev);
@@ -130,16 +130,16 @@ void vfs_events_read_self(uint64_t out[VFS_EV_NR]);
  */
 struct dentry;
 enum walk_event {
-	WALK_EV_START,		/* a = 1 in RCU mode, 0 in ref-walk mode */
-	WALK_EV_COMPONENT,	/* name/len: the component; a: its hash */
-	WALK_EV_PERMISSION,	/* MAY_EXEC on d's inode; a: i_mode; err */
-	WALK_EV_HIT,		/* dcache hit d; a: hash, b: d_seq sampled */
-	WALK_EV_MISS,		/* dcache miss under d; the filesystem answers */
-	WALK_EV_SEQ_RETRY,	/* d's d_seq moved since a was sampled */
-	WALK_EV_UNLAZY,		/* leaving RCU mode at d: a = 1 ok, 0 failed */
-	WALK_EV_SYMLINK,	/* following d, body name/len; a: links so far */
-	WALK_EV_DOTDOT,		/* ".." moved to d */
-	WALK_EV_DONE,		/* the result: d or err */
+	WALK_EV_START, /* a = 1 in RCU mode, 0 in ref-walk mode */
+	WALK_EV_COMPONENT, /* name/len: the component; a: its hash */
+	WALK_EV_PERMISSION, /* MAY_EXEC on d's inode; a: i_mode; err */
+	WALK_EV_HIT, /* dcache hit d; a: hash, b: d_seq sampled */
+	WALK_EV_MISS, /* dcache miss under d; the filesystem answers */
+	WALK_EV_SEQ_RETRY, /* d's d_seq moved since a was sampled */
+	WALK_EV_UNLAZY, /* leaving RCU mode at d: a = 1 ok, 0 failed */
+	WALK_EV_SYMLINK, /* following d, body name/len; a: links so far */
+	WALK_EV_DOTDOT, /* ".." moved to d */
+	WALK_EV_DONE, /* the result: d or err */
 };
 struct walk_trace {
 	void (*event)(void *ctx, enum walk_event ev, const struct dentry *d, const char *name,
@@ -149,26 +149,26 @@ struct walk_trace {
 
 struct dentry_info {
 	char name[256];
-	int count;		/* d_lockref.count; < 0 when dead */
-	unsigned int seq;	/* d_seq */
-	unsigned int flags;	/* d_flags */
-	unsigned int hash;	/* d_name.hash (salted with the parent) */
+	int count; /* d_lockref.count; < 0 when dead */
+	unsigned int seq; /* d_seq */
+	unsigned int flags; /* d_flags */
+	unsigned int hash; /* d_name.hash (salted with the parent) */
 	bool hashed, negative;
 	unsigned long ino;
 	mode_t mode;
-	unsigned int lockref_offset;	/* where this variant keeps d_lockref */
+	unsigned int lockref_offset; /* where this variant keeps d_lockref */
 };
 
 struct dentry_chain_info {
-	unsigned long bucket;		/* index in the dentry hash table */
-	unsigned int length, position;	/* entries in the chain, ours (1-based) */
+	unsigned long bucket; /* index in the dentry hash table */
+	unsigned int length, position; /* entries in the chain, ours (1-based) */
 };
 
 struct fdtable_info {
 	unsigned int max_fds, next_fd;
-	int users;			/* tasks sharing this files_struct */
+	int users; /* tasks sharing this files_struct */
 	unsigned int nr_open;
-	bool embedded;			/* still the files_struct's own 64 slots */
+	bool embedded; /* still the files_struct's own 64 slots */
 	unsigned long open_fds[4], close_on_exec[4], full_fds_bits;
 	struct {
 		int fd;
@@ -176,7 +176,7 @@ struct fdtable_info {
 		unsigned int flags, mode;
 		long long pos;
 	} fds[64];
-	int nr_fds;			/* entries filled in fds[] */
+	int nr_fds; /* entries filled in fds[] */
 };
 
 /* Look path up and describe its dentry (refcount, seq, flags, chain). */
@@ -189,8 +189,7 @@ void vfs_inspect_caches(struct vfs *vfs, unsigned long *nr_unused, long *dentrie
 			long *files);
 
 /* Walk path as stat() would (follow: as stat, else as lstat), tracing it. */
-int vfs_walk(struct task *t, int dfd, const char *path, bool follow,
-	     const struct walk_trace *tr);
+int vfs_walk(struct task *t, int dfd, const char *path, bool follow, const struct walk_trace *tr);
 void vfs_dentry_info(struct vfs *vfs, const struct dentry *d, struct dentry_info *out);
 
 /* getdents64's record, as in include/linux/dirent.h. */
@@ -217,8 +216,7 @@ long sys_open(struct task *t, const char *path, int flags, mode_t mode);
 long sys_openat(struct task *t, int dfd, const char *path, int flags, mode_t mode);
 long sys_creat(struct task *t, const char *path, mode_t mode);
 long sys_close(struct task *t, int fd);
-long sys_close_range(struct task *t, unsigned int fd, unsigned int max_fd,
-		     unsigned int flags);
+long sys_close_range(struct task *t, unsigned int fd, unsigned int max_fd, unsigned int flags);
 long sys_access(struct task *t, const char *path, int mode);
 long sys_faccessat(struct task *t, int dfd, const char *path, int mode, int flags);
 long sys_chdir(struct task *t, const char *path);
@@ -229,13 +227,12 @@ long sys_fchmodat(struct task *t, int dfd, const char *path, mode_t mode, int fl
 long sys_chown(struct task *t, const char *path, uid_t uid, gid_t gid);
 long sys_lchown(struct task *t, const char *path, uid_t uid, gid_t gid);
 long sys_fchown(struct task *t, int fd, uid_t uid, gid_t gid);
-long sys_fchownat(struct task *t, int dfd, const char *path, uid_t uid, gid_t gid,
-		  int flags);
+long sys_fchownat(struct task *t, int dfd, const char *path, uid_t uid, gid_t gid, int flags);
 long sys_truncate(struct task *t, const char *path, off_t length);
 long sys_fallocate(struct task *t, int fd, int mode, off_t offset, off_t len);
 long sys_ftruncate(struct task *t, int fd, off_t length);
-long sys_utimensat(struct task *t, int dfd, const char *path,
-		   const struct timespec times[2], int flags);
+long sys_utimensat(struct task *t, int dfd, const char *path, const struct timespec times[2],
+		   int flags);
 long sys_umask(struct task *t, mode_t mask);
 
 /* fs/file.c, fs/fcntl.c */
@@ -270,13 +267,12 @@ long sys_unlinkat(struct task *t, int dfd, const char *path, int flags);
 long sys_symlink(struct task *t, const char *target, const char *path);
 long sys_symlinkat(struct task *t, const char *target, int dfd, const char *path);
 long sys_link(struct task *t, const char *oldpath, const char *newpath);
-long sys_linkat(struct task *t, int olddfd, const char *oldpath, int newdfd,
-		const char *newpath, int flags);
+long sys_linkat(struct task *t, int olddfd, const char *oldpath, int newdfd, const char *newpath,
+		int flags);
 long sys_rename(struct task *t, const char *oldpath, const char *newpath);
-long sys_renameat(struct task *t, int olddfd, const char *oldpath, int newdfd,
-		  const char *newpath);
-long sys_renameat2(struct task *t, int olddfd, const char *oldpath, int newdfd,
-		   const char *newpath, unsigned int flags);
+long sys_renameat(struct task *t, int olddfd, const char *oldpath, int newdfd, const char *newpath);
+long sys_renameat2(struct task *t, int olddfd, const char *oldpath, int newdfd, const char *newpath,
+		   unsigned int flags);
 
 /* fs/d_path.c, fs/readdir.c */
 long sys_getcwd(struct task *t, char *buf, size_t size);

@@ -26,7 +26,7 @@
 struct bench_side {
 	char label[128];
 	bool kernel;
-	struct vfs_config cfg;	/* vfslab sides */
+	struct vfs_config cfg; /* vfslab sides */
 };
 
 struct bench_opts {
@@ -35,19 +35,19 @@ struct bench_opts {
 	int nr_sides;
 	int tasks[64];
 	int nr_tasks;
-	bool processes;		/* private fd tables (fork), else threads */
-	double interval;	/* seconds per sample */
-	int rounds;		/* samples per side, after one warm-up round */
-	long entry_ns;		/* spent at each vfslab syscall entry */
-	bool entry_host;	/* entry_ns is the host's measured getppid cost */
+	bool processes; /* private fd tables (fork), else threads */
+	double interval; /* seconds per sample */
+	int rounds; /* samples per side, after one warm-up round */
+	long entry_ns; /* spent at each vfslab syscall entry */
+	bool entry_host; /* entry_ns is the host's measured getppid cost */
 	bool pin;
 	bool progress;
-	const char *tmpdir;	/* where the kernel peer's directory goes */
+	const char *tmpdir; /* where the kernel peer's directory goes */
 };
 
 struct bench_result {
 	int side, tasks;
-	double median, min, max;	/* ops/s */
+	double median, min, max; /* ops/s */
 	double samples[BENCH_MAX_ROUNDS];
 	int nr_samples;
 	/* Against side 0 at the same task count: ratio of medians, and the
@@ -67,8 +67,7 @@ enum bench_format { BENCH_TABLE, BENCH_CSV, BENCH_JSON };
 void bench_report(FILE *f, enum bench_format fmt, const struct bench_opts *o,
 		  const struct bench_result *r, int nr);
 /* Plot ops/s against tasks with gnuplot into file (.png or .svg). */
-int bench_plot(const char *file, const struct bench_opts *o, const struct bench_result *r,
-	       int nr);
+int bench_plot(const char *file, const struct bench_opts *o, const struct bench_result *r, int nr);
 
 /* ns per getppid() on this host, and spin iterations per ns. */
 double bench_host_syscall_ns(void);

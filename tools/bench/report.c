@@ -12,7 +12,7 @@
 
 /* The counters a reader of a result wants per operation. */
 static const enum vfs_event shown[] = {
-	VFS_EV_LOCKREF_SLOW, VFS_EV_UNLAZY_FAIL, VFS_EV_REF_WALK,
+	VFS_EV_LOCKREF_SLOW, VFS_EV_UNLAZY_FAIL,   VFS_EV_REF_WALK,
 	VFS_EV_FGET_RETRY,   VFS_EV_ALLOC_FD_FAST,
 };
 
@@ -44,16 +44,16 @@ static void entry_desc(char *buf, size_t n, const struct bench_opts *o)
 		snprintf(buf, n, "0 (no syscall entry cost modelled)");
 }
 
-static void report_table(FILE *f, const struct bench_opts *o, const struct bench_result *r,
-			 int nr)
+static void report_table(FILE *f, const struct bench_opts *o, const struct bench_result *r, int nr)
 {
 	char entry[96];
 	bool degraded = false, over = false, errors = false;
 
 	entry_desc(entry, sizeof(entry), o);
 	fprintf(f, "%s: %s (%s)\n", o->wl->name, o->wl->desc, o->wl->loop);
-	fprintf(f, "mode %s, %d x %.2fs samples after a warm-up round, sides alternating; "
-		   "entry cost %s\n\n",
+	fprintf(f,
+		"mode %s, %d x %.2fs samples after a warm-up round, sides alternating; "
+		"entry cost %s\n\n",
 		mode_name(o), o->rounds, o->interval, entry);
 	fprintf(f, "%-34s %5s %10s %10s %10s %8s %15s", "side", "tasks", "ops/s", "min", "max",
 		"ratio", "ratio range");
@@ -83,14 +83,16 @@ static void report_table(FILE *f, const struct bench_opts *o, const struct bench
 		over |= x->oversubscribed;
 		errors |= x->errors != 0;
 	}
-	fprintf(f, "\nratio: against %s at the same task count (median of medians; range over "
-		   "paired rounds). Counters are per operation.\n",
+	fprintf(f,
+		"\nratio: against %s at the same task count (median of medians; range over "
+		"paired rounds). Counters are per operation.\n",
 		o->sides[0].label);
 	if (over)
 		fprintf(f, "!: more tasks than CPUs: oversubscribed, tasks share CPUs.\n");
 	if (degraded)
-		fprintf(f, "warning: lockref_slow above %.1f per op: a lockref has degraded to "
-			   "locked-only mode; layout comparisons are skewed by it.\n",
+		fprintf(f,
+			"warning: lockref_slow above %.1f per op: a lockref has degraded to "
+			"locked-only mode; layout comparisons are skewed by it.\n",
 			LOCKED_ONLY_THRESHOLD);
 	if (errors)
 		for (int i = 0; i < nr; i++)
@@ -134,24 +136,26 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void report_json(FILE *f, const struct bench_opts *o, const struct bench_result *r,
-			int nr)
+static void report_json(FILE *f, const struct bench_opts *o, const struct bench_result *r, int nr)
 {
 	fprintf(f, "{\"workload\":");
 	json_str(f, o->wl->name);
 	fprintf(f, ",\"description\":");
 	json_str(f, o->wl->desc);
-	fprintf(f, ",\"mode\":\"%s\",\"interval_s\":%.3f,\"rounds\":%d,\"entry_ns\":%ld,"
-		   "\"entry_ns_is_host_getppid\":%s,\"results\":[",
-		mode_name(o), o->interval, o->rounds, o->entry_ns, o->entry_host ? "true" : "false");
+	fprintf(f,
+		",\"mode\":\"%s\",\"interval_s\":%.3f,\"rounds\":%d,\"entry_ns\":%ld,"
+		"\"entry_ns_is_host_getppid\":%s,\"results\":[",
+		mode_name(o), o->interval, o->rounds, o->entry_ns,
+		o->entry_host ? "true" : "false");
 	for (int i = 0; i < nr; i++) {
 		const struct bench_result *x = &r[i];
 
 		fprintf(f, "%s\n {\"side\":", i ? "," : "");
 		json_str(f, o->sides[x->side].label);
-		fprintf(f, ",\"kernel\":%s,\"tasks\":%d,\"ops_per_sec\":%.0f,\"min\":%.0f,"
-			   "\"max\":%.0f,\"ratio\":%.4f,\"ratio_min\":%.4f,\"ratio_max\":%.4f,"
-			   "\"oversubscribed\":%s,\"errors\":%lu,\"samples\":[",
+		fprintf(f,
+			",\"kernel\":%s,\"tasks\":%d,\"ops_per_sec\":%.0f,\"min\":%.0f,"
+			"\"max\":%.0f,\"ratio\":%.4f,\"ratio_min\":%.4f,\"ratio_max\":%.4f,"
+			"\"oversubscribed\":%s,\"errors\":%lu,\"samples\":[",
 			o->sides[x->side].kernel ? "true" : "false", x->tasks, x->median, x->min,
 			x->max, x->ratio, x->ratio_min, x->ratio_max,
 			x->oversubscribed ? "true" : "false", x->errors);
@@ -183,8 +187,7 @@ void bench_report(FILE *f, enum bench_format fmt, const struct bench_opts *o,
 }
 
 /* gnuplot reads the script on stdin; the data follow inline ("-"). */
-int bench_plot(const char *file, const struct bench_opts *o, const struct bench_result *r,
-	       int nr)
+int bench_plot(const char *file, const struct bench_opts *o, const struct bench_result *r, int nr)
 {
 	const char *gp = GNUPLOT_PATH;
 	size_t n = strlen(file);
@@ -206,10 +209,11 @@ int bench_plot(const char *file, const struct bench_opts *o, const struct bench_
 	p = popen(cmd, "w");
 	if (!p)
 		return -1;
-	fprintf(p, "set terminal %s size 900,560\nset output '%s'\n",
-		svg ? "svg" : "pngcairo", file);
-	fprintf(p, "set title '%s: %s (%s)'\nset xlabel 'tasks'\nset ylabel 'ops/s'\n"
-		   "set key top left\nset grid\nset yrange [0:*]\n",
+	fprintf(p, "set terminal %s size 900,560\nset output '%s'\n", svg ? "svg" : "pngcairo",
+		file);
+	fprintf(p,
+		"set title '%s: %s (%s)'\nset xlabel 'tasks'\nset ylabel 'ops/s'\n"
+		"set key top left\nset grid\nset yrange [0:*]\n",
 		o->wl->name, o->wl->desc, o->processes ? "processes" : "threads");
 	fprintf(p, "plot ");
 	for (int s = 0; s < o->nr_sides; s++)

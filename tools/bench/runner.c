@@ -37,13 +37,13 @@ struct counter {
 	uint64_t iters;
 	uint64_t errors;
 	int64_t last_error;
-	int ready;		/* 1: init done, -errno: init failed */
+	int ready; /* 1: init done, -errno: init failed */
 	char pad[256 - 28];
 } __attribute__((aligned(256)));
 
 /* Shared with forked kernel-peer processes. */
 struct ctl {
-	int active;		/* the side allowed to run, or -1 */
+	int active; /* the side allowed to run, or -1 */
 	int stop;
 };
 
@@ -188,8 +188,8 @@ static void *thread_main(void *arg)
 	pin(sr, w->id);
 	if (!sr->side->kernel) {
 		vfs_thread_enter();
-		w->vctx.task = task_fork(sr->main_task, sr->o->processes ? 0 :
-						       TASK_CLONE_FILES | TASK_CLONE_FS);
+		w->vctx.task = task_fork(sr->main_task,
+					 sr->o->processes ? 0 : TASK_CLONE_FILES | TASK_CLONE_FS);
 		w->vctx.entry_loops = sr->entry_loops;
 		if (!w->vctx.task) {
 			WRITE_ONCE(sr->counters[w->id].ready, -ENOMEM);
@@ -282,7 +282,7 @@ static int side_setup(struct side_run *sr)
 		sr->main.sys = &bench_sys_vfslab;
 		sr->main.ctx = &sr->main_vctx;
 		/* The same directory path as the kernel side: equal walk depth. */
-		for (char *p = strchr(sr->base + 1, '/'); ; p = strchr(p + 1, '/')) {
+		for (char *p = strchr(sr->base + 1, '/');; p = strchr(p + 1, '/')) {
 			if (p)
 				*p = '\0';
 			r = sr->main.sys->mkdir(sr->main.ctx, sr->base, 0755);
@@ -431,8 +431,8 @@ static int run_one(const struct bench_opts *o, int nr, struct bench_result *res,
 			double t0, t1;
 
 			if (o->progress)
-				fprintf(stderr, "\r%s: %d task%s, %s, round %d/%d   ", o->wl->name, nr,
-					nr > 1 ? "s" : "", o->sides[s].label, r, o->rounds);
+				fprintf(stderr, "\r%s: %d task%s, %s, round %d/%d   ", o->wl->name,
+					nr, nr > 1 ? "s" : "", o->sides[s].label, r, o->rounds);
 			vfs_events_read(e0);
 			i0 = side_iters(&runs[s]);
 			t0 = now();
@@ -443,7 +443,7 @@ static int run_one(const struct bench_opts *o, int nr, struct bench_result *res,
 			i1 = side_iters(&runs[s]);
 			vfs_events_read(e1);
 			if (!r)
-				continue;	/* warm-up */
+				continue; /* warm-up */
 			res[s].samples[r - 1] = (i1 - i0) / (t1 - t0);
 			ops[s] += i1 - i0;
 			for (int k = 0; k < VFS_EV_NR; k++)
@@ -453,7 +453,7 @@ static int run_one(const struct bench_opts *o, int nr, struct bench_result *res,
 	if (o->progress)
 		fprintf(stderr, "\r%*s\r", 70, "");
 	WRITE_ONCE(ctl->stop, 1);
-	ctl_set(&ctl->active, -2);	/* wake every sleeper to see stop */
+	ctl_set(&ctl->active, -2); /* wake every sleeper to see stop */
 	for (int s = 0; s < o->nr_sides; s++) {
 		struct bench_result *br = &res[s];
 
@@ -484,8 +484,8 @@ static int run_one(const struct bench_opts *o, int nr, struct bench_result *res,
 			br->ratio_max = fmax(br->ratio_max, ratios[s][r]);
 		}
 		for (int k = 0; k < VFS_EV_NR; k++)
-			br->ev_per_op[k] = o->sides[s].kernel || !ops[s] ? 0 :
-					   (double)ev[s][k] / ops[s];
+			br->ev_per_op[k] =
+				o->sides[s].kernel || !ops[s] ? 0 : (double)ev[s][k] / ops[s];
 		br->oversubscribed = nr > ncpus;
 	}
 	return err;
@@ -493,8 +493,8 @@ static int run_one(const struct bench_opts *o, int nr, struct bench_result *res,
 
 int bench_run(const struct bench_opts *o, struct bench_result *out, int *nr_out)
 {
-	struct ctl *ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE,
-			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct ctl *ctl =
+		mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	unsigned long entry_loops = 0;
 	int cpus[1024], ncpus = 0, err = 0;
 	cpu_set_t set;

@@ -16,17 +16,17 @@
 #include "lib/compiler.h"
 #include "tools/bench/sysops.h"
 
-#define BENCH_FILE_SIZE (1024 * 1024)	/* read1/read2's file, as will-it-scale */
+#define BENCH_FILE_SIZE (1024 * 1024) /* read1/read2's file, as will-it-scale */
 #define BENCH_IO_SIZE 4096
 
 struct bench_task {
 	const struct bench_sys *sys;
 	void *ctx;
-	const char *base;	/* the directory every path lives under */
-	int id, nr;		/* this task, and how many run */
-	bool threads;		/* one fd table for all tasks */
-	int fd;			/* the task's descriptor (init), or the shared one */
-	int shared_fd;		/* opened by prepare, inherited by every task */
+	const char *base; /* the directory every path lives under */
+	int id, nr; /* this task, and how many run */
+	bool threads; /* one fd table for all tasks */
+	int fd; /* the task's descriptor (init), or the shared one */
+	int shared_fd; /* opened by prepare, inherited by every task */
 	long long off;
 	unsigned long errors;
 	long last_error;
@@ -36,8 +36,8 @@ struct bench_task {
 
 struct workload {
 	const char *name;
-	const char *desc;	/* will-it-scale's testcase description */
-	const char *loop;	/* what one iteration does, for --list */
+	const char *desc; /* will-it-scale's testcase description */
+	const char *loop; /* what one iteration does, for --list */
 	/* Once, by the main task, before any task exists. 0 or -errno. */
 	long (*prepare)(struct bench_task *main, int nr_tasks);
 	/* Each task, before the start. 0 or -errno. */
