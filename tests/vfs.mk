@@ -25,3 +25,8 @@ check_PROGRAMS += %D%/check_file
 %C%_check_file_SOURCES = %D%/check_file.c %D%/vfs_test.h
 %C%_check_file_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 %C%_check_file_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)
+
+check_PROGRAMS += %D%/check_syscalls
+%C%_check_syscalls_SOURCES = %D%/check_syscalls.c %D%/vfs_test.h
+%C%_check_syscalls_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+%C%_check_syscalls_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)

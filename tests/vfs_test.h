@@ -47,9 +47,9 @@ static inline const char *vt_ename(long r)
 /* expr must succeed; its value is the result (an fd, a length). */
 #define VT_OK(expr)                                                                  \
 	({                                                                           \
-		long _r = (long)(expr);                                              \
-		ck_assert_msg(_r >= 0, "%s: got %ld (%s)", #expr, _r, vt_ename(_r)); \
-		_r;                                                                  \
+		long _v = (long)(expr);                                              \
+		ck_assert_msg(_v >= 0, "%s: got %ld (%s)", #expr, _v, vt_ename(_v)); \
+		_v;                                                                  \
 	})
 
 static inline struct vfs *vt_vfs_new(const char *spec)

@@ -32,7 +32,8 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/workloads/read1.c %D%/workloads/read2.c \
 	%D%/workloads/stat1.c %D%/workloads/stat2.c \
 	%D%/workloads/syscall1.c %D%/workloads/syscall2.c \
-	%D%/workloads/unlink1.c %D%/workloads/unlink2.c
+	%D%/workloads/unlink1.c %D%/workloads/unlink2.c \
+	%D%/workloads/dcount.c %D%/workloads/blogbench.c %D%/workloads/renames.c
 %C%_vfslab_CFLAGS = $(AM_CFLAGS) $(LIBEDIT_CFLAGS)
 %C%_vfslab_LDADD = $(LIBVFS_LDADD) $(LIBEDIT_LIBS) -lm
 EXTRA_DIST += %D%/quickstart.sh

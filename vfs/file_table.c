@@ -100,6 +100,8 @@ static void __fput(struct vfs *v, struct file *f)
 	const struct file_operations *fop = *file_op(v, f);
 	struct path path = *file_path(v, f);
 
+	if (!(file_fmode(v, f) & FMODE_PATH))
+		fsnotify_parent(v, path.dentry);	/* fsnotify_close() */
 	if (fop->release)
 		fop->release(v, f);
 	path_put(v, &path);

@@ -506,6 +506,16 @@ int do_filp_open(struct task *t, int dfd, const char *name, int flags, mode_t mo
 		 struct file **filp);
 int inode_permission(const struct cred *cred, const struct inode *inode, int mask);
 
+/*
+ * Models __fsnotify_parent() before 2020: every open, access and close took
+ * and dropped a reference on the file's parent dentry, watched or not.
+ */
+static inline void fsnotify_parent(struct vfs *v, struct dentry *d)
+{
+	if (unlikely(v->cfg.fsnotify_parent))
+		dput(v, dget_parent(v, d));
+}
+
 /* ---- counters ---- */
 
 #define VFS_STAT(ev) (STAT_LIB_NR + (ev))

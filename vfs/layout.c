@@ -90,6 +90,40 @@ static const struct layout_preset presets[] = {
 	  "f_owner\t# 128\n"
 	  "f_wb_err\nf_sb_err\nf_ep\n"
 	  "f_ra 32\n" },
+	{ LS_FILE, "v5.8",
+	  "v5.8 (2020): f_count at 56 beside f_op and f_inode; f_mode at 68, just past the line",
+	  "struct file hwcache\n"
+	  "f_ra 16 as f_u\t# {fu_llist | fu_rcuhead}\n"
+	  "f_path\nf_inode\nf_op\nf_lock\n"
+	  "f_iocb_flags as f_write_hint\n"
+	  "f_ref as f_count\t# 56\n"
+	  "f_flags\t# 64: cacheline 1\n"
+	  "f_mode\t# 68\n"
+	  "f_pos_lock 32\nf_pos\n"
+	  "f_owner 32\t# struct fown_struct, embedded then\n"
+	  "f_cred\n"
+	  "pad 32\t# f_ra (struct file_ra_state)\n"
+	  "pad 8\t# f_version\n"
+	  "f_security\nprivate_data\n"
+	  "f_ep 16 as f_ep_links\n"
+	  "pad 16\t# f_tfile_llink\n"
+	  "f_mapping\nf_wb_err\nf_sb_err\n" },
+	{ LS_FILE, "zhang-2020",
+	  "the rejected 2020 patch: v5.8 with f_count moved to the end, away from f_mode",
+	  "struct file hwcache\n"
+	  "f_ra 16 as f_u\n"
+	  "f_path\nf_inode\nf_op\nf_lock\n"
+	  "f_iocb_flags as f_write_hint\n"
+	  "f_flags\nf_mode\t# 60: now in line 0, with f_op\n"
+	  "f_pos_lock 32\nf_pos\n"
+	  "f_owner 32\nf_cred\n"
+	  "pad 32\t# f_ra\n"
+	  "pad 8\t# f_version\n"
+	  "f_security\nprivate_data\n"
+	  "f_ep 16 as f_ep_links\n"
+	  "pad 16\t# f_tfile_llink\n"
+	  "f_mapping\nf_wb_err\nf_sb_err\n"
+	  "f_ref as f_count\t# 248: cacheline 3\n" },
 	{ LS_FILES, "kernel", "files_struct as the kernel has it: file_lock on its own cache line",
 	  "struct files_struct\n"
 	  "count\nresize_in_progress\nresize_wait 24\nfdt\nfdtab\n"

@@ -63,8 +63,11 @@ long sys_read(struct task *t, int fd, void *buf, size_t count)
 		return -EBADF;
 	pos = *file_pos(t->vfs, file);
 	ret = vfs_read(t->vfs, file, buf, count, &pos);
-	if (ret >= 0)
+	if (ret >= 0) {
 		*file_pos(t->vfs, file) = pos;
+		if (ret > 0)	/* fsnotify_access() */
+			fsnotify_parent(t->vfs, file_path(t->vfs, file)->dentry);
+	}
 	fdput_pos(t, f);
 	return ret;
 }

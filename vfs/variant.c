@@ -23,7 +23,9 @@ static const char help[] =
 	"alloc-fd=v6.13|v6.10        find_next_fd fast path and conditional clears, or not\n"
 	"nr-open=N                   fs.nr_open: the largest fd table (default 1048576)\n"
 	"dcache-max-unused=N         keep up to N unused (negative) dentries; 0 = tmpfs\n"
-	"hash-shift=N                log2 of the dentry hash table size (default 16)\n";
+	"hash-shift=N                log2 of the dentry hash table size (default 16)\n"
+	"fsnotify-parent=on|off      dget_parent/dput on every open, read and close, as\n"
+	"                            fsnotify did before 2020 (the dcount pattern)\n";
 
 const char *vfs_config_help(void)
 {
@@ -118,6 +120,15 @@ static int apply(struct vfs_config *cfg, const char *key, const char *val, char 
 		cfg->dentry_unused_max = n;
 		return 0;
 	}
+	if (!strcmp(key, "fsnotify-parent")) {
+		if (!strcmp(val, "on"))
+			cfg->fsnotify_parent = true;
+		else if (!strcmp(val, "off"))
+			cfg->fsnotify_parent = false;
+		else
+			goto bad;
+		return 0;
+	}
 	if (!strcmp(key, "hash-shift")) {
 		if (parse_ulong(val, 26, &n) || n < 4)
 			goto bad;
@@ -165,11 +176,12 @@ void vfs_config_describe(const struct vfs_config *cfg, char *buf, size_t len)
 	else
 		snprintf(retry, sizeof(retry), "%u", cfg->lockref_retry);
 	snprintf(buf, len,
-		 "dentry=%s,file=%s,files=%s,dcount=%s,lockref-retry=%s,fref=%s,alloc-fd=%s",
+		 "dentry=%s,file=%s,files=%s,dcount=%s,lockref-retry=%s,fref=%s,alloc-fd=%s%s",
 		 cfg->dentry_layout[0] ? cfg->dentry_layout : layout_default_name(LS_DENTRY),
 		 cfg->file_layout[0] ? cfg->file_layout : layout_default_name(LS_FILE),
 		 cfg->files_layout[0] ? cfg->files_layout : layout_default_name(LS_FILES),
 		 cfg->dcount == DCOUNT_DLOCK ? "dlock" : "lockref", retry,
 		 cfg->fref == FREF_INC_NOT_ZERO ? "inc-not-zero" : "file_ref",
-		 cfg->alloc_fd == ALLOC_FD_V610 ? "v6.10" : "v6.13");
+		 cfg->alloc_fd == ALLOC_FD_V610 ? "v6.10" : "v6.13",
+		 cfg->fsnotify_parent ? ",fsnotify-parent=on" : "");
 }

@@ -55,6 +55,7 @@ struct vfs_config {
 	unsigned int nr_open; /* fs.nr_open: how far fd tables grow */
 	unsigned long dentry_unused_max; /* shrinker bound on the dentry LRU */
 	unsigned int d_hash_shift; /* log2 of the dentry hash table size */
+	bool fsnotify_parent; /* dget_parent/dput on open, read, close (pre-2020) */
 };
 
 /* The defaults: v6.11+ dentry, v6.15 file, lockref with 100 retries, ... */

@@ -50,6 +50,9 @@ struct bench_result {
 	double median, min, max; /* ops/s */
 	double samples[BENCH_MAX_ROUNDS];
 	int nr_samples;
+	/* The workload's scores per second (blogbench's reads, writes). */
+	double score[2];
+	double score_samples[2][BENCH_MAX_ROUNDS];
 	/* Against side 0 at the same task count: ratio of medians, and the
 	 * spread of the per-round ratios. */
 	double ratio, ratio_min, ratio_max;

@@ -108,7 +108,7 @@ static void report_csv(FILE *f, const struct bench_opts *o, const struct bench_r
 		   "oversubscribed,entry_ns");
 	for (int k = 0; k < VFS_EV_NR; k++)
 		fprintf(f, ",%s_per_op", vfs_event_name(k));
-	fprintf(f, ",errors\n");
+	fprintf(f, ",score0_per_sec,score1_per_sec,errors\n");
 	for (int i = 0; i < nr; i++) {
 		const struct bench_result *x = &r[i];
 
@@ -118,7 +118,7 @@ static void report_csv(FILE *f, const struct bench_opts *o, const struct bench_r
 			o->sides[x->side].kernel ? 0 : o->entry_ns);
 		for (int k = 0; k < VFS_EV_NR; k++)
 			fprintf(f, ",%.6f", x->ev_per_op[k]);
-		fprintf(f, ",%lu\n", x->errors);
+		fprintf(f, ",%.0f,%.0f,%lu\n", x->score[0], x->score[1], x->errors);
 	}
 }
 
@@ -161,7 +161,8 @@ static void report_json(FILE *f, const struct bench_opts *o, const struct bench_
 			x->oversubscribed ? "true" : "false", x->errors);
 		for (int s = 0; s < x->nr_samples; s++)
 			fprintf(f, "%s%.0f", s ? "," : "", x->samples[s]);
-		fprintf(f, "],\"events_per_op\":{");
+		fprintf(f, "],\"scores_per_sec\":[%.0f,%.0f],\"events_per_op\":{", x->score[0],
+			x->score[1]);
 		for (int k = 0; k < VFS_EV_NR; k++)
 			fprintf(f, "%s\"%s\":%.6f", k ? "," : "", vfs_event_name(k),
 				x->ev_per_op[k]);

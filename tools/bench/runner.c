@@ -35,10 +35,11 @@
 /* One task's slot: written by its task only (will-it-scale's 256 bytes). */
 struct counter {
 	uint64_t iters;
+	uint64_t score[2];
 	uint64_t errors;
 	int64_t last_error;
 	int ready; /* 1: init done, -errno: init failed */
-	char pad[256 - 28];
+	char pad[256 - 44];
 } __attribute__((aligned(256)));
 
 /* Shared with forked kernel-peer processes. */
@@ -172,6 +173,10 @@ static void task_body(struct side_run *sr, struct worker *w)
 		}
 		wl->run(t, BATCH);
 		WRITE_ONCE(c->iters, c->iters + BATCH);
+		if (wl->score_names[0]) {
+			WRITE_ONCE(c->score[0], t->score[0]);
+			WRITE_ONCE(c->score[1], t->score[1]);
+		}
 	}
 out:
 	WRITE_ONCE(c->errors, t->errors);
@@ -270,7 +275,15 @@ static int side_setup(struct side_run *sr)
 		}
 		sr->main.sys = &bench_sys_kernel;
 	} else {
-		sr->vfs = vfs_new(&sr->side->cfg, err, sizeof(err));
+		struct vfs_config cfg = sr->side->cfg;
+
+		/* The workload's own variant keys (dcount's fsnotify-parent=on). */
+		if (sr->o->wl->vfs_variant &&
+		    vfs_config_parse(&cfg, sr->o->wl->vfs_variant, err, sizeof(err))) {
+			fprintf(stderr, "vfslab bench: %s: %s\n", sr->o->wl->name, err);
+			return -EINVAL;
+		}
+		sr->vfs = vfs_new(&cfg, err, sizeof(err));
 		if (!sr->vfs) {
 			fprintf(stderr, "vfslab bench: %s: %s\n", sr->side->label, err);
 			return -EINVAL;
@@ -346,6 +359,15 @@ static uint64_t side_iters(const struct side_run *sr)
 
 	for (int i = 0; i < sr->nr; i++)
 		n += READ_ONCE(sr->counters[i].iters);
+	return n;
+}
+
+static uint64_t side_score(const struct side_run *sr, int k)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < sr->nr; i++)
+		n += READ_ONCE(sr->counters[i].score[k]);
 	return n;
 }
 
@@ -427,7 +449,7 @@ static int run_one(const struct bench_opts *o, int nr, struct bench_result *res,
 		err = wait_ready(runs, o->nr_sides);
 	for (int r = 0; !err && r <= o->rounds; r++) {
 		for (int s = 0; s < o->nr_sides; s++) {
-			uint64_t e0[VFS_EV_NR], e1[VFS_EV_NR], i0, i1;
+			uint64_t e0[VFS_EV_NR], e1[VFS_EV_NR], i0, i1, s0[2], s1[2];
 			double t0, t1;
 
 			if (o->progress)
@@ -435,16 +457,22 @@ static int run_one(const struct bench_opts *o, int nr, struct bench_result *res,
 					nr, nr > 1 ? "s" : "", o->sides[s].label, r, o->rounds);
 			vfs_events_read(e0);
 			i0 = side_iters(&runs[s]);
+			s0[0] = side_score(&runs[s], 0);
+			s0[1] = side_score(&runs[s], 1);
 			t0 = now();
 			ctl_set(&ctl->active, s);
 			sleep_s(o->interval);
 			ctl_set(&ctl->active, -1);
 			t1 = now();
 			i1 = side_iters(&runs[s]);
+			s1[0] = side_score(&runs[s], 0);
+			s1[1] = side_score(&runs[s], 1);
 			vfs_events_read(e1);
 			if (!r)
 				continue; /* warm-up */
 			res[s].samples[r - 1] = (i1 - i0) / (t1 - t0);
+			for (int k = 0; k < 2; k++)
+				res[s].score_samples[k][r - 1] = (s1[k] - s0[k]) / (t1 - t0);
 			ops[s] += i1 - i0;
 			for (int k = 0; k < VFS_EV_NR; k++)
 				ev[s][k] += e1[k] - e0[k];
@@ -471,6 +499,8 @@ static int run_one(const struct bench_opts *o, int nr, struct bench_result *res,
 		br->tasks = nr;
 		br->nr_samples = o->rounds;
 		br->median = median(br->samples, o->rounds);
+		for (int k = 0; k < 2; k++)
+			br->score[k] = median(br->score_samples[k], o->rounds);
 		br->min = br->max = br->samples[0];
 		for (int r = 0; r < o->rounds; r++) {
 			br->min = fmin(br->min, br->samples[r]);

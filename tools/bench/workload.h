@@ -9,6 +9,7 @@
 #ifndef VFSLAB_TOOLS_BENCH_WORKLOAD_H
 #define VFSLAB_TOOLS_BENCH_WORKLOAD_H
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -28,6 +29,8 @@ struct bench_task {
 	int fd; /* the task's descriptor (init), or the shared one */
 	int shared_fd; /* opened by prepare, inherited by every task */
 	long long off;
+	unsigned long score[2];	/* the workload's own scores (blogbench's reads, writes) */
+	unsigned long iter;
 	unsigned long errors;
 	long last_error;
 	char path[512], path2[512];
@@ -43,6 +46,10 @@ struct workload {
 	/* Each task, before the start. 0 or -errno. */
 	long (*init)(struct bench_task *t);
 	void (*run)(struct bench_task *t, unsigned long n);
+	/* Added to every vfslab side's variant (e.g. "fsnotify-parent=on"). */
+	const char *vfs_variant;
+	/* Names of score[0] and score[1], when the workload keeps scores. */
+	const char *score_names[2];
 };
 
 #define WORKLOAD(name) extern const struct workload workload_##name;
@@ -57,6 +64,15 @@ void bench_path(const struct bench_task *t, char *dst, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Create (or truncate) base/name with size bytes of data. 0 or -errno. */
 long bench_create(struct bench_task *t, const char *path, long size);
+
+/* As bench_check, but ENOENT is an expected answer (racing renames, readers). */
+static inline void bench_check_noent(struct bench_task *t, long r)
+{
+	if (unlikely(r < 0) && r != -ENOENT) {
+		t->errors++;
+		t->last_error = r;
+	}
+}
 
 /* A failed call inside a loop: count it, keep the last error. */
 static inline void bench_check(struct bench_task *t, long r)
