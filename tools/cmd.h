@@ -15,6 +15,8 @@ struct vfs;
 struct vfs_config;
 
 int cmd_bench(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_scenarios(int argc, char **argv);
 int cmd_fstest(int argc, char **argv);
 int cmd_walk(int argc, char **argv);
 int cmd_layout(int argc, char **argv);

@@ -34,7 +34,7 @@ static void bench_usage(FILE *f)
 		   "  --no-pin            do not pin tasks to CPUs\n");
 }
 
-static int parse_tasks(const char *s, struct bench_opts *o)
+int bench_cli_tasks(const char *s, struct bench_opts *o)
 {
 	char *copy = strdup(s), *save = NULL;
 	int ret = 0;
@@ -68,7 +68,7 @@ static void list_workloads(void)
 		printf("%-10s %s\n%10s loop: %s\n", all[i]->name, all[i]->desc, "", all[i]->loop);
 }
 
-static int add_vfslab_side(struct bench_opts *o, const char *spec)
+int bench_cli_side(struct bench_opts *o, const char *spec)
 {
 	struct bench_side *s;
 
@@ -83,6 +83,85 @@ static int add_vfslab_side(struct bench_opts *o, const char *spec)
 	snprintf(s->label, sizeof(s->label), spec ? "vfslab %s" : "vfslab", spec);
 	o->nr_sides++;
 	return 0;
+}
+
+int bench_cli_defaults(struct bench_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->interval = 0.5;
+	o->rounds = 5;
+	o->pin = true;
+	o->tmpdir = "/dev/shm";
+	return 0;
+}
+
+/* The options bench and compare share: --tasks --interval --rounds --entry-ns --format. */
+int bench_cli_option(struct bench_opts *o, int opt, const char *arg, enum bench_format *fmt)
+{
+	char *end;
+
+	switch (opt) {
+	case 't':
+		if (bench_cli_tasks(arg, o)) {
+			cli_error("bench", "--tasks: expected e.g. 1,2,4 or 1-4 (at most %d)",
+				  BENCH_MAX_TASKS);
+			return -1;
+		}
+		return 0;
+	case 'i':
+		o->interval = strtod(arg, &end);
+		if (*end || !(o->interval >= 0.01 && o->interval <= 60)) {
+			cli_error("bench", "--interval: 0.01 to 60 seconds, not '%s'", arg);
+			return -1;
+		}
+		return 0;
+	case 'r':
+		o->rounds = strtol(arg, &end, 10);
+		if (*end || o->rounds < 1 || o->rounds > BENCH_MAX_ROUNDS) {
+			cli_error("bench", "--rounds: 1 to %d, not '%s'", BENCH_MAX_ROUNDS, arg);
+			return -1;
+		}
+		return 0;
+	case 'e':
+		if (!strcmp(arg, "host")) {
+			o->entry_host = true;
+			return 0;
+		}
+		o->entry_ns = strtol(arg, &end, 10);
+		if (*end || o->entry_ns < 0 || o->entry_ns > 1000000) {
+			cli_error("bench", "--entry-ns: host or 0..1000000, not '%s'", arg);
+			return -1;
+		}
+		return 0;
+	case 'f':
+		if (!strcmp(arg, "csv"))
+			*fmt = BENCH_CSV;
+		else if (!strcmp(arg, "json"))
+			*fmt = BENCH_JSON;
+		else if (!strcmp(arg, "table"))
+			*fmt = BENCH_TABLE;
+		else {
+			cli_error("bench", "--format: table, csv or json, not '%s'", arg);
+			return -1;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+/* After parsing: default task sweep, the host's entry cost, progress. */
+void bench_cli_finish(struct bench_opts *o)
+{
+	if (!o->nr_tasks) {
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		char range[32];
+
+		snprintf(range, sizeof(range), "1-%ld", ncpu > 0 ? ncpu : 1);
+		bench_cli_tasks(range, o);
+	}
+	if (o->entry_host)
+		o->entry_ns = (long)(bench_host_syscall_ns() + 0.5);
+	o->progress = isatty(STDERR_FILENO);
 }
 
 int cmd_bench(int argc, char **argv)
@@ -109,31 +188,24 @@ int cmd_bench(int argc, char **argv)
 	int nr_variants = 0, c, nr = 0;
 	bool peer = true;
 	enum bench_format fmt = BENCH_TABLE;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	char *end;
 
-	memset(&o, 0, sizeof(o));
-	o.interval = 0.5;
-	o.rounds = 5;
-	o.pin = true;
-	o.tmpdir = "/dev/shm";
+	bench_cli_defaults(&o);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			if (parse_tasks(optarg, &o)) {
-				cli_error("bench",
-					  "--tasks: expected e.g. 1,2,4 or 1-4 (at most %d)",
-					  BENCH_MAX_TASKS);
+		case 'i':
+		case 'r':
+		case 'e':
+		case 'f':
+			if (bench_cli_option(&o, c, optarg, &fmt))
 				return 2;
-			}
 			break;
 		case 'm':
 			if (!strcmp(optarg, "processes")) {
 				o.processes = true;
 			} else if (strcmp(optarg, "threads")) {
-				cli_error("bench", "--mode: threads or processes, not '%s'",
-					  optarg);
+				cli_error("bench", "--mode: threads or processes, not '%s'", optarg);
 				return 2;
 			}
 			break;
@@ -149,46 +221,6 @@ int cmd_bench(int argc, char **argv)
 				peer = false;
 			} else if (strcmp(optarg, "kernel")) {
 				cli_error("bench", "--peer: kernel or none, not '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'i':
-			o.interval = strtod(optarg, &end);
-			if (*end || !(o.interval >= 0.01 && o.interval <= 60)) {
-				cli_error("bench", "--interval: 0.01 to 60 seconds, not '%s'",
-					  optarg);
-				return 2;
-			}
-			break;
-		case 'r':
-			o.rounds = strtol(optarg, &end, 10);
-			if (*end || o.rounds < 1 || o.rounds > BENCH_MAX_ROUNDS) {
-				cli_error("bench", "--rounds: 1 to %d, not '%s'", BENCH_MAX_ROUNDS,
-					  optarg);
-				return 2;
-			}
-			break;
-		case 'e':
-			if (!strcmp(optarg, "host")) {
-				o.entry_host = true;
-			} else {
-				o.entry_ns = strtol(optarg, &end, 10);
-				if (*end || o.entry_ns < 0 || o.entry_ns > 1000000) {
-					cli_error("bench",
-						  "--entry-ns: host or 0..1000000, not '%s'",
-						  optarg);
-					return 2;
-				}
-			}
-			break;
-		case 'f':
-			if (!strcmp(optarg, "csv")) {
-				fmt = BENCH_CSV;
-			} else if (!strcmp(optarg, "json")) {
-				fmt = BENCH_JSON;
-			} else if (strcmp(optarg, "table")) {
-				cli_error("bench", "--format: table, csv or json, not '%s'",
-					  optarg);
 				return 2;
 			}
 			break;
@@ -222,25 +254,17 @@ int cmd_bench(int argc, char **argv)
 			  argv[optind]);
 		return 2;
 	}
-	if (!o.nr_tasks) {
-		char range[32];
-
-		snprintf(range, sizeof(range), "1-%ld", ncpu > 0 ? ncpu : 1);
-		parse_tasks(range, &o);
-	}
 	if (peer) {
 		o.sides[0].kernel = true;
 		snprintf(o.sides[0].label, sizeof(o.sides[0].label), "kernel (%s)", o.tmpdir);
 		o.nr_sides = 1;
 	}
-	if (!nr_variants && add_vfslab_side(&o, NULL))
+	if (!nr_variants && bench_cli_side(&o, NULL))
 		return 2;
 	for (int i = 0; i < nr_variants; i++)
-		if (add_vfslab_side(&o, variants[i]))
+		if (bench_cli_side(&o, variants[i]))
 			return 2;
-	if (o.entry_host)
-		o.entry_ns = (long)(bench_host_syscall_ns() + 0.5);
-	o.progress = isatty(STDERR_FILENO);
+	bench_cli_finish(&o);
 	if (bench_run(&o, res, &nr)) {
 		cli_error("bench", "%s: the run failed", o.wl->name);
 		return 1;

@@ -12,6 +12,7 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/bench/workloads.c \
 	%D%/cmd.h \
 	%D%/cmd_bench.c \
+	%D%/cmd_compare.c \
 	%D%/cmd_fstest.c \
 	%D%/cmd_layout.c \
 	%D%/cmd_shell.c \
@@ -21,6 +22,8 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/fstest_host.c \
 	%D%/fstest_vfs.c \
 	%D%/fstest_vfs.h \
+	%D%/scenarios.c \
+	%D%/scenarios.h \
 	%D%/vfslab.c \
 	%D%/workloads/workloads.def \
 	%D%/workloads/access1.c %D%/workloads/access2.c \

@@ -76,4 +76,11 @@ int bench_plot(const char *file, const struct bench_opts *o, const struct bench_
 double bench_host_syscall_ns(void);
 double bench_spin_per_ns(void);
 
+/* vfslab bench's option handling, shared with vfslab compare (tools/cmd_bench.c). */
+int bench_cli_defaults(struct bench_opts *o);
+int bench_cli_option(struct bench_opts *o, int opt, const char *arg, enum bench_format *fmt);
+int bench_cli_tasks(const char *s, struct bench_opts *o);
+int bench_cli_side(struct bench_opts *o, const char *spec);
+void bench_cli_finish(struct bench_opts *o);
+
 #endif /* VFSLAB_TOOLS_BENCH_BENCH_H */

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * vfslab scenarios: list the seed scenarios. vfslab compare SCENARIO: run
+ * one with its before and after variants alternating in one run, and say
+ * whether the direction the seed reported shows here, and how strongly.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tools/bench/bench.h"
+#include "tools/cmd.h"
+#include "tools/scenarios.h"
+
+int cmd_scenarios(int argc, char **argv)
+{
+	unsigned int nr;
+	const struct scenario *s = scenario_all(&nr);
+
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: vfslab scenarios\n\nLists the seed scenarios `vfslab compare` runs.\n");
+		return 0;
+	}
+	if (argc > 1) {
+		cli_error("scenarios", "takes no arguments");
+		return 2;
+	}
+	for (unsigned int i = 0; i < nr; i++) {
+		printf("%s: %s\n", s[i].name, s[i].claim);
+		printf("  workload %s (%s), %s -> %s\n", s[i].workload,
+		       s[i].processes ? "processes" : "threads", s[i].before, s[i].after);
+		if (s[i].published)
+			printf("  published: %.2fx at %d CPUs (%s)\n", s[i].published,
+			       s[i].published_cpus, s[i].source);
+		else
+			printf("  source: %s\n", s[i].source);
+		printf("%s\n", s[i].explain);
+	}
+	return 0;
+}
+
+/* What the ratio says, in words; the "after" side is expected to be faster. */
+static const char *verdict(const struct bench_result *after)
+{
+	if (after->ratio_min > 1.0)
+		return "yes: faster in every paired round";
+	if (after->ratio >= 1.02)
+		return "weakly: faster by median, within the noise in some rounds";
+	if (after->ratio > 0.98)
+		return "no measurable difference (within 2%)";
+	if (after->ratio_max < 1.0)
+		return "opposite: slower in every paired round";
+	return "opposite by median, within the noise in some rounds";
+}
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: vfslab compare SCENARIO [--tasks LIST] [--rounds N] [--interval S]\n"
+		"                      [--entry-ns N|host] [--peer kernel] [--format table|csv|json]\n\n"
+		"Runs the scenario's workload with its before and after variants taking turns\n"
+		"interval by interval, and reports after/before per task count with the range\n"
+		"over paired rounds. `vfslab scenarios` lists the scenarios.\n");
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "tasks", required_argument, NULL, 't' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "entry-ns", required_argument, NULL, 'e' },
+		{ "peer", required_argument, NULL, 'p' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct bench_opts o;
+	static struct bench_result res[64 * BENCH_MAX_SIDES];
+	enum bench_format fmt = BENCH_TABLE;
+	const struct scenario *s;
+	int c, nr = 0;
+
+	bench_cli_defaults(&o);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+		case 'r':
+		case 'i':
+		case 'e':
+		case 'f':
+			if (bench_cli_option(&o, c, optarg, &fmt))
+				return 2;
+			break;
+		case 'p':
+			if (strcmp(optarg, "kernel")) {
+				cli_error("compare", "--peer: only kernel, not '%s'", optarg);
+				return 2;
+			}
+			o.sides[2].kernel = true;
+			break;
+		case 'h':
+			compare_usage(stdout);
+			return 0;
+		default:
+			compare_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		compare_usage(stderr);
+		return 2;
+	}
+	s = scenario_find(argv[optind]);
+	if (!s) {
+		cli_error("compare", "unknown scenario '%s' (see `vfslab scenarios`)", argv[optind]);
+		return 2;
+	}
+	o.wl = workload_find(s->workload);
+	o.processes = s->processes;
+	{
+		bool kernel = o.sides[2].kernel;
+
+		o.nr_sides = 0;
+		if (bench_cli_side(&o, s->before) || bench_cli_side(&o, s->after))
+			return 2;
+		if (kernel) {
+			o.sides[2].kernel = true;
+			snprintf(o.sides[2].label, sizeof(o.sides[2].label), "kernel (%s)", o.tmpdir);
+			o.nr_sides = 3;
+		}
+	}
+	bench_cli_finish(&o);
+	if (bench_run(&o, res, &nr)) {
+		cli_error("compare", "%s: the run failed", s->name);
+		return 1;
+	}
+	bench_report(stdout, fmt, &o, res, nr);
+	if (fmt != BENCH_TABLE)
+		return 0;
+	printf("\n%s: %s\n", s->name, s->claim);
+	if (s->published)
+		printf("published: %.2fx at %d CPUs (%s)\n", s->published, s->published_cpus,
+		       s->source);
+	for (int i = 0; i < nr; i++) {
+		if (res[i].side != 1)
+			continue;
+		printf("here, %d task%s: after/before %.3fx (paired rounds %.3f-%.3f) - %s\n",
+		       res[i].tasks, res[i].tasks > 1 ? "s" : "", res[i].ratio, res[i].ratio_min,
+		       res[i].ratio_max, verdict(&res[i]));
+	}
+	return 0;
+}
