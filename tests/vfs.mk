@@ -30,3 +30,8 @@ check_PROGRAMS += %D%/check_syscalls
 %C%_check_syscalls_SOURCES = %D%/check_syscalls.c %D%/vfs_test.h
 %C%_check_syscalls_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 %C%_check_syscalls_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)
+
+check_PROGRAMS += %D%/check_layout
+%C%_check_layout_SOURCES = %D%/check_layout.c %D%/vfs_test.h
+%C%_check_layout_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+%C%_check_layout_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)

@@ -313,6 +313,7 @@ struct inode {
 	atomic_t i_count;
 	spinlock_t i_lock; /* i_size, times, attributes */
 	long long i_size;
+	unsigned long i_blocks; /* 512-byte units of pages held (tmpfs) */
 	struct timespec i_atime, i_mtime, i_ctime;
 	struct rw_semaphore i_rwsem; /* inode_lock(): namespace and write */
 	unsigned long i_dir_offset; /* next stable readdir offset (dirs) */
@@ -376,6 +377,7 @@ void inode_fill_stat(const struct inode *inode, struct stat *st);
 long shmem_read(struct inode *inode, void *buf, size_t count, long long pos);
 long shmem_write(struct inode *inode, const void *buf, size_t count, long long pos);
 int shmem_setsize(struct inode *inode, long long size);
+int shmem_fallocate(struct inode *inode, long long off, long long len);
 void shmem_evict(struct inode *inode);
 int shmem_symlink_body(struct inode *inode, const char *target);
 int fifo_open(struct inode *inode, unsigned int fmode, unsigned int flags);

@@ -344,14 +344,15 @@ long sys_ftruncate(struct task *t, int fd, off_t length)
 
 /*
  * Models vfs_fallocate() + shmem_fallocate() for mode 0 and
- * FALLOC_FL_KEEP_SIZE: tmpfs allocates pages; vfslab makes them on first
- * write, so the visible effect is the size.
+ * FALLOC_FL_KEEP_SIZE: the pages of the range exist afterwards (st_blocks
+ * counts them) and, without KEEP_SIZE, the file is at least that long.
  */
 long sys_fallocate(struct task *t, int fd, int mode, off_t offset, off_t len)
 {
 	struct fd f = fdget(t, fd);
 	struct file *file = fd_file(f);
 	struct inode *inode;
+	long long end;
 	long err;
 
 	if (fd < 0 || !file)
@@ -369,18 +370,19 @@ long sys_fallocate(struct task *t, int fd, int mode, off_t offset, off_t len)
 		err = -EISDIR;
 	else if (!S_ISREG(inode->i_mode))
 		err = -ENODEV;
-	else if (offset + len < 0)
+	else if (__builtin_add_overflow(offset, len, &end))
 		err = -EFBIG;
 	else {
-		err = 0;
 		inode_lock(inode);
-		if (!(mode & FALLOC_FL_KEEP_SIZE) && offset + len > READ_ONCE(inode->i_size)) {
+		err = shmem_fallocate(inode, offset, len);
+		if (!err && !(mode & FALLOC_FL_KEEP_SIZE) && end > READ_ONCE(inode->i_size)) {
 			spin_lock(&inode->i_lock);
-			WRITE_ONCE(inode->i_size, offset + len);
+			WRITE_ONCE(inode->i_size, end);
 			spin_unlock(&inode->i_lock);
 		}
 		inode_unlock(inode);
-		inode_touch(inode, !(mode & FALLOC_FL_KEEP_SIZE), true);
+		if (!err)
+			inode_touch(inode, !(mode & FALLOC_FL_KEEP_SIZE), true);
 	}
 	fdput(t, f);
 	return err;

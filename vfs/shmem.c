@@ -78,6 +78,37 @@ static int shmem_reserve(struct inode *inode, unsigned long nr)
 	return 0;
 }
 
+/* A zeroed page in slot idx; inode_lock held. */
+static struct shmem_page *shmem_alloc_page(struct inode *inode, unsigned long idx)
+{
+	struct shmem_page *pg = calloc(1, sizeof(*pg));
+
+	if (!pg)
+		return NULL;
+	atomic_set(&pg->ref, 1);
+	rcu_assign_pointer(inode->i_pages->p[idx], pg);
+	WRITE_ONCE(inode->i_blocks, inode->i_blocks + SHMEM_PAGE_SIZE / 512);
+	return pg;
+}
+
+/* Models shmem_fallocate(): the pages of [off, off + len) exist afterwards. */
+int shmem_fallocate(struct inode *inode, long long off, long long len)
+{
+	unsigned long first = off / SHMEM_PAGE_SIZE;
+	unsigned long last = (off + len - 1) / SHMEM_PAGE_SIZE;
+	int err;
+
+	if (last >= SHMEM_MAX_PAGES)
+		return -ENOSPC;
+	err = shmem_reserve(inode, last + 1);
+	if (err)
+		return err;
+	for (unsigned long i = first; i <= last; i++)
+		if (!inode->i_pages->p[i] && !shmem_alloc_page(inode, i))
+			return -ENOSPC;
+	return 0;
+}
+
 /* Models filemap_read() for tmpfs: no inode lock, a page ref per page. */
 long shmem_read(struct inode *inode, void *buf, size_t count, long long pos)
 {
@@ -138,11 +169,9 @@ long shmem_write(struct inode *inode, const void *buf, size_t count, long long p
 		struct shmem_page *pg = inode->i_pages->p[idx];
 
 		if (!pg) {
-			pg = calloc(1, sizeof(*pg));
+			pg = shmem_alloc_page(inode, idx);
 			if (!pg)
 				break;
-			atomic_set(&pg->ref, 1);
-			rcu_assign_pointer(inode->i_pages->p[idx], pg);
 		}
 		memcpy(pg->data + off, (const char *)buf + done, n);
 		done += n;
@@ -170,6 +199,7 @@ int shmem_setsize(struct inode *inode, long long size)
 
 			if (pg) {
 				rcu_assign_pointer(pages->p[i], NULL);
+				WRITE_ONCE(inode->i_blocks, inode->i_blocks - SHMEM_PAGE_SIZE / 512);
 				page_put(pg);
 			}
 		}
