@@ -31,4 +31,5 @@ noinst_LIBRARIES += %D%/libprim.a
 	%D%/spinlock.c \
 	%D%/spinlock.h \
 	%D%/stats.c \
-	%D%/stats.h
+	%D%/stats.h \
+	%D%/word_at_a_time.h

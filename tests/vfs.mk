@@ -35,3 +35,8 @@ check_PROGRAMS += %D%/check_layout
 %C%_check_layout_SOURCES = %D%/check_layout.c %D%/vfs_test.h
 %C%_check_layout_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 %C%_check_layout_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)
+
+check_PROGRAMS += %D%/check_stress
+%C%_check_stress_SOURCES = %D%/check_stress.c %D%/vfs_test.h
+%C%_check_stress_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+%C%_check_stress_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)

@@ -205,7 +205,8 @@ int cmd_bench(int argc, char **argv)
 			if (!strcmp(optarg, "processes")) {
 				o.processes = true;
 			} else if (strcmp(optarg, "threads")) {
-				cli_error("bench", "--mode: threads or processes, not '%s'", optarg);
+				cli_error("bench", "--mode: threads or processes, not '%s'",
+					  optarg);
 				return 2;
 			}
 			break;

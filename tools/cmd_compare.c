@@ -115,7 +115,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	s = scenario_find(argv[optind]);
 	if (!s) {
-		cli_error("compare", "unknown scenario '%s' (see `vfslab scenarios`)", argv[optind]);
+		cli_error("compare", "unknown scenario '%s' (see `vfslab scenarios`)",
+			  argv[optind]);
 		return 2;
 	}
 	o.wl = workload_find(s->workload);
@@ -128,7 +129,8 @@ int cmd_compare(int argc, char **argv)
 			return 2;
 		if (kernel) {
 			o.sides[2].kernel = true;
-			snprintf(o.sides[2].label, sizeof(o.sides[2].label), "kernel (%s)", o.tmpdir);
+			snprintf(o.sides[2].label, sizeof(o.sides[2].label), "kernel (%s)",
+				 o.tmpdir);
 			o.nr_sides = 3;
 		}
 	}

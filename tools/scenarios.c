@@ -15,7 +15,8 @@ static const struct scenario scenarios[] = {
 		.processes = true,
 		.before = "dentry=v6.10",
 		.after = "dentry=v6.11",
-		.claim = "moving d_lockref out of the RCU-lookup cache line speeds up N-way stat of one file",
+		.claim =
+			"moving d_lockref out of the RCU-lookup cache line speeds up N-way stat of one file",
 		.published = 7842883.0 / 5038006.0,
 		.published_cpus = 20,
 		.source = "Mateusz Guzik, 2024-06, will-it-scale stat2 on tmpfs, Sapphire Rapids",
@@ -33,7 +34,8 @@ static const struct scenario scenarios[] = {
 		.processes = true,
 		.before = "dcount=dlock",
 		.after = "dcount=lockref",
-		.claim = "lockref (count and lock in one cmpxchg'd word) beats taking d_lock for every dget/dput",
+		.claim =
+			"lockref (count and lock in one cmpxchg'd word) beats taking d_lock for every dget/dput",
 		.published = 0,
 		.published_cpus = 0,
 		.source = "Linus Torvalds' lockref (v3.12, 2013); the seeds give no single figure",
@@ -50,10 +52,12 @@ static const struct scenario scenarios[] = {
 		.processes = false,
 		.before = "fref=inc-not-zero",
 		.after = "fref=file_ref",
-		.claim = "file_ref_t's unconditional add replaces the O(N^2) inc_not_zero cmpxchg loop in fget",
+		.claim =
+			"file_ref_t's unconditional add replaces the O(N^2) inc_not_zero cmpxchg loop in fget",
 		.published = 1.04,
 		.published_cpus = 256,
-		.source = "Christian Brauner, 2024-10, will-it-scale fstat threads, AMD EPYC 9754 (3-5%)",
+		.source =
+			"Christian Brauner, 2024-10, will-it-scale fstat threads, AMD EPYC 9754 (3-5%)",
 		.explain =
 			"Threads sharing an fd table take a reference on the struct file in every\n"
 			"fd-based syscall (__fget_files_rcu). Before v6.13 that was\n"
@@ -67,10 +71,12 @@ static const struct scenario scenarios[] = {
 		.processes = true,
 		.before = "file=v5.8",
 		.after = "file=zhang-2020",
-		.claim = "moving f_count away from f_mode speeds up UnixBench syscall (all copies dup one file)",
+		.claim =
+			"moving f_count away from f_mode speeds up UnixBench syscall (all copies dup one file)",
 		.published = 3160841.0 / 2222456.0,
 		.published_cpus = 24,
-		.source = "Shaokun Zhang/Yuqi Jin, 2020, UnixBench syscall, 24 copies, Kunpeng 920 (rejected)",
+		.source =
+			"Shaokun Zhang/Yuqi Jin, 2020, UnixBench syscall, 24 copies, Kunpeng 920 (rejected)",
 		.explain =
 			"UnixBench's syscall test did close(dup(0)) in every copy until 2023, so all\n"
 			"copies took references on one struct file: the inherited stdin. In v5.8\n"
@@ -85,7 +91,8 @@ static const struct scenario scenarios[] = {
 		.processes = true,
 		.before = "file=v5.8",
 		.after = "file=zhang-2020",
-		.claim = "with a private file per copy (UnixBench since 2023) the move should buy nothing",
+		.claim =
+			"with a private file per copy (UnixBench since 2023) the move should buy nothing",
 		.published = 0,
 		.published_cpus = 0,
 		.source = "Jan Kara's objection, 2020; UnixBench fb4521c, 2023",
@@ -100,10 +107,12 @@ static const struct scenario scenarios[] = {
 		.processes = false,
 		.before = "file=v6.12",
 		.after = "file=v6.15",
-		.claim = "f_ref in cache line 2 stops contending with f_mode/f_op/f_inode reads in threaded pread",
+		.claim =
+			"f_ref in cache line 2 stops contending with f_mode/f_op/f_inode reads in threaded pread",
 		.published = 1.209,
 		.published_cpus = 128,
-		.source = "Pan Deng, 2025, RocksDB readwhilewriting, 64C/128T (+20.9% at 128 threads)",
+		.source =
+			"Pan Deng, 2025, RocksDB readwhilewriting, 64C/128T (+20.9% at 128 threads)",
 		.explain =
 			"v6.12 packed struct file into three lines with the refcount at offset 0,\n"
 			"beside f_mode, f_op, f_mapping, f_inode and f_flags, which every pread reads.\n"
@@ -117,10 +126,12 @@ static const struct scenario scenarios[] = {
 		.processes = false,
 		.before = "alloc-fd=v6.10",
 		.after = "alloc-fd=v6.13",
-		.claim = "the next_fd fast path and conditional bit clears speed up fd allocation under file_lock",
+		.claim =
+			"the next_fd fast path and conditional bit clears speed up fd allocation under file_lock",
 		.published = 1.22,
 		.published_cpus = 160,
-		.source = "Yu Ma, 2024-07, blogbench read score, Ice Lake 160 cores (+22% read, +8% write)",
+		.source =
+			"Yu Ma, 2024-07, blogbench read score, Ice Lake 160 cores (+22% read, +8% write)",
 		.explain =
 			"Blogbench's ~100 threads open and close files in one fd table, so\n"
 			"alloc_fd() and close run under file_lock all the time. Yu Ma's three\n"
@@ -137,7 +148,8 @@ static const struct scenario scenarios[] = {
 		.claim = "the same patches on will-it-scale open3 in thread mode",
 		.published = 1.062,
 		.published_cpus = 224,
-		.source = "LKP, 2024, will-it-scale open3 threads, Sapphire Rapids 224 threads (+6.2%)",
+		.source =
+			"LKP, 2024, will-it-scale open3 threads, Sapphire Rapids 224 threads (+6.2%)",
 		.explain =
 			"open3 opens and closes one file from every thread of one process: alloc_fd\n"
 			"and file_close_fd contend on file_lock (98% of cycles in LKP's profile).\n",

@@ -12,12 +12,12 @@ struct scenario {
 	const char *name;
 	const char *workload;
 	bool processes;
-	const char *before, *after;	/* variant specs */
-	const char *claim;		/* one line: what the seed says */
-	double published;		/* after/before as published; 0: no figure */
-	int published_cpus;		/* at how many CPUs (threads or copies) */
-	const char *source;		/* who measured it, where */
-	const char *explain;		/* a paragraph: what the kernel changed and why */
+	const char *before, *after; /* variant specs */
+	const char *claim; /* one line: what the seed says */
+	double published; /* after/before as published; 0: no figure */
+	int published_cpus; /* at how many CPUs (threads or copies) */
+	const char *source; /* who measured it, where */
+	const char *explain; /* a paragraph: what the kernel changed and why */
 };
 
 const struct scenario *scenario_find(const char *name);

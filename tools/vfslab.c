@@ -23,7 +23,8 @@ static int cmd_help(int argc, char **argv);
 static const struct command commands[] = {
 	{ "bench", cmd_bench,
 	  "run a workload on vfslab and the host kernel; ops/s, ratios, counters" },
-	{ "compare", cmd_compare, "run a seed scenario: before vs after, and whether the seed's direction shows" },
+	{ "compare", cmd_compare,
+	  "run a seed scenario: before vs after, and whether the seed's direction shows" },
 	{ "scenarios", cmd_scenarios, "list the seed scenarios with what each kernel change did" },
 	{ "fstest", cmd_fstest, "run pjdfstest-language scripts against vfslab or the host" },
 	{ "shell", cmd_shell, "the fstest language interactively, and commands to look inside" },

@@ -27,6 +27,7 @@
  */
 #include <stdlib.h>
 
+#include "lib/word_at_a_time.h"
 #include "vfs/internal.h"
 
 /* include/linux/dcache.h: a name too long for d_iname lives here. */
@@ -35,106 +36,6 @@ struct external_name {
 	struct rcu_head rcu;
 	unsigned char name[];
 };
-
-/* ---- the name hash (fs/namei.c, CONFIG_DCACHE_WORD_ACCESS shape) ---- */
-
-#define GOLDEN_RATIO_64 0x61C8864680B583EBull
-
-static inline uint64_t rol64(uint64_t w, unsigned int s)
-{
-	return (w << s) | (w >> (64 - s));
-}
-
-#define HASH_MIX(x, y, a)         \
-	do {                      \
-		x ^= a;           \
-		y ^= x;           \
-		x = rol64(x, 12); \
-		x += y;           \
-		y = rol64(y, 45); \
-		y *= 9;           \
-	} while (0)
-
-static inline uint32_t fold_hash(uint64_t x, uint64_t y)
-{
-	y ^= x * GOLDEN_RATIO_64;
-	y *= GOLDEN_RATIO_64;
-	return y >> 32;
-}
-
-/*
- * An 8-byte load that may run past the end of the string into the same
- * page, as the kernel's load_unaligned_zeropad() does: only the bytes up to
- * the terminator are used. A load that would cross into the next page goes
- * byte by byte instead, so it can never fault.
- */
-typedef uint64_t __attribute__((may_alias, aligned(1))) unaligned_u64;
-
-__attribute__((no_sanitize("address"))) static inline uint64_t load_word(const char *p)
-{
-	uint64_t a = 0;
-
-	if (likely(((uintptr_t)p & 4095) <= 4096 - sizeof(a)))
-		return *(const unaligned_u64 *)p;
-	for (unsigned int i = 0; i < sizeof(a) && p[i]; i++)
-		a |= (uint64_t)(unsigned char)p[i] << (8 * i);
-	return a;
-}
-
-#define ONE_BYTES 0x0101010101010101ull
-#define HIGH_BYTES 0x8080808080808080ull
-
-/* Bytes of a that are zero, as the high bit of each (little-endian). */
-static inline uint64_t has_zero(uint64_t a)
-{
-	return (a - ONE_BYTES) & ~a & HIGH_BYTES;
-}
-
-/* Models full_name_hash(): whole words mixed, the tail masked in. */
-uint32_t full_name_hash(const void *salt, const char *name, unsigned int len)
-{
-	uint64_t a, x = 0, y = (uintptr_t)salt;
-
-	while (len >= sizeof(uint64_t)) {
-		a = *(const unaligned_u64 *)name;
-		HASH_MIX(x, y, a);
-		name += sizeof(a);
-		len -= sizeof(a);
-	}
-	if (len) {
-		a = 0;
-		memcpy(&a, name, len);
-		x ^= a;
-	}
-	return fold_hash(x, y);
-}
-
-/*
- * Models hash_name(): hash and length of one component in one pass, a word
- * at a time, stopping at '/' or NUL; *end points at the terminator. It gives
- * the same hash as full_name_hash() of the component.
- */
-uint64_t hash_name_len(const void *salt, const char *name, const char **end)
-{
-	uint64_t a, b, x = 0, y = (uintptr_t)salt, mask;
-	unsigned int len = 0;
-
-	for (;;) {
-		a = load_word(name + len);
-		b = a ^ (ONE_BYTES * '/');
-		mask = has_zero(a) | has_zero(b);
-		if (mask)
-			break;
-		HASH_MIX(x, y, a);
-		len += sizeof(a);
-	}
-	/* Bytes before the first terminator are ours; the rest of the word is not. */
-	len += __builtin_ctzll(mask) / 8;
-	mask = (mask - 1) & ~mask;
-	x ^= a & (mask >> 7);
-	*end = name + len;
-	return hashlen_create(fold_hash(x, y), len);
-}
 
 /* ---- helpers for the run-time layout ---- */
 

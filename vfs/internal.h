@@ -282,7 +282,6 @@ void d_genocide_root(struct vfs *v);
 int d_path_name(struct vfs *v, const struct dentry *d, char *buf, size_t len);
 
 /* fs/namei.c's name hash, salted with the parent pointer */
-uint64_t hash_name_len(const void *salt, const char *name, const char **end);
 uint32_t full_name_hash(const void *salt, const char *name, unsigned int len);
 
 static inline void path_get(struct vfs *v, const struct path *p)

@@ -23,6 +23,7 @@
  */
 #include <stdlib.h>
 
+#include "lib/word_at_a_time.h"
 #include "vfs/internal.h"
 
 #define ND_ROOT_PRESET 1u
@@ -75,6 +76,77 @@ static void set_nameidata(struct nameidata *nd, struct task *t, int dfd,
 	nd->v = t->vfs;
 	nd->dfd = dfd;
 	nd->trace = tr;
+}
+
+/* ---- the name hash, a word at a time (CONFIG_DCACHE_WORD_ACCESS) ---- */
+
+#define GOLDEN_RATIO_64 0x61C8864680B583EBull
+
+static inline uint64_t rol64(uint64_t w, unsigned int s)
+{
+	return (w << s) | (w >> (64 - s));
+}
+
+#define HASH_MIX(x, y, a)         \
+	do {                      \
+		x ^= a;           \
+		y ^= x;           \
+		x = rol64(x, 12); \
+		x += y;           \
+		y = rol64(y, 45); \
+		y *= 9;           \
+	} while (0)
+
+static inline uint32_t fold_hash(uint64_t x, uint64_t y)
+{
+	y ^= x * GOLDEN_RATIO_64;
+	y *= GOLDEN_RATIO_64;
+	return y >> 32;
+}
+
+/* Models full_name_hash(): whole words mixed, the tail masked in. */
+uint32_t full_name_hash(const void *salt, const char *name, unsigned int len)
+{
+	uint64_t a, x = 0, y = (uintptr_t)salt;
+
+	while (len >= sizeof(uint64_t)) {
+		a = *(const unaligned_u64 *)name;
+		HASH_MIX(x, y, a);
+		name += sizeof(a);
+		len -= sizeof(a);
+	}
+	if (len) {
+		a = 0;
+		memcpy(&a, name, len);
+		x ^= a;
+	}
+	return fold_hash(x, y);
+}
+
+/*
+ * Models hash_name(): hash and length of one component in one pass, a word
+ * at a time, stopping at '/' or NUL, salted with the parent dentry so equal
+ * names in different directories land in different buckets. *end points at
+ * the terminator. Gives the same hash as full_name_hash() of the component.
+ */
+static __always_inline uint64_t hash_name(const void *salt, const char *name, const char **end)
+{
+	uint64_t a, b, x = 0, y = (uintptr_t)salt, mask;
+	unsigned int len = 0;
+
+	for (;;) {
+		a = load_word(name + len);
+		b = a ^ REPEAT_BYTE('/');
+		mask = has_zero(a) | has_zero(b);
+		if (mask)
+			break;
+		HASH_MIX(x, y, a);
+		len += sizeof(a);
+	}
+	len += find_zero(mask);
+	x ^= a & zero_bytemask(mask);
+	*end = name + len;
+	return hashlen_create(fold_hash(x, y), len);
 }
 
 /* ---- leaving RCU mode ---- */
@@ -302,7 +374,7 @@ static int may_lookup(struct nameidata *nd)
 }
 
 /* Models lookup_fast(): the dcache, in RCU or ref mode. */
-static struct dentry *lookup_fast(struct nameidata *nd)
+static __always_inline struct dentry *lookup_fast(struct nameidata *nd)
 {
 	struct dentry *parent = nd->path.dentry, *d;
 
@@ -424,7 +496,8 @@ static const char *pick_link(struct nameidata *nd, struct dentry *link, struct i
 }
 
 /* Models step_into(): move to dentry, or hand back a symlink body. */
-static const char *step_into(struct nameidata *nd, unsigned int flags, struct dentry *dentry)
+static __always_inline const char *step_into(struct nameidata *nd, unsigned int flags,
+					     struct dentry *dentry)
 {
 	struct vfs *v = nd->v;
 	struct inode *inode = d_inode_rcu(v, dentry);
@@ -497,7 +570,7 @@ static const char *handle_dots(struct nameidata *nd, int type)
 }
 
 /* Models walk_component(). */
-static const char *walk_component(struct nameidata *nd, unsigned int flags)
+static __always_inline const char *walk_component(struct nameidata *nd, unsigned int flags)
 {
 	struct dentry *dentry;
 
@@ -543,7 +616,7 @@ static int link_path_walk(const char *name, struct nameidata *nd)
 		err = may_lookup(nd);
 		if (unlikely(err))
 			return err;
-		hash_len = hash_name_len(nd->path.dentry, name, &end);
+		hash_len = hash_name(nd->path.dentry, name, &end);
 		type = LAST_NORM;
 		if (name[0] == '.') {
 			if (hashlen_len(hash_len) == 2 && name[1] == '.') {

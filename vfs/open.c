@@ -25,7 +25,7 @@ long sys_openat(struct task *t, int dfd, const char *path, int flags, mode_t mod
 		put_unused_fd(t, fd);
 		return err;
 	}
-	fsnotify_parent(t->vfs, file_path(t->vfs, f)->dentry);	/* fsnotify_open() */
+	fsnotify_parent(t->vfs, file_path(t->vfs, f)->dentry); /* fsnotify_open() */
 	fd_install(t, fd, f);
 	return fd;
 }

@@ -199,7 +199,8 @@ int shmem_setsize(struct inode *inode, long long size)
 
 			if (pg) {
 				rcu_assign_pointer(pages->p[i], NULL);
-				WRITE_ONCE(inode->i_blocks, inode->i_blocks - SHMEM_PAGE_SIZE / 512);
+				WRITE_ONCE(inode->i_blocks,
+					   inode->i_blocks - SHMEM_PAGE_SIZE / 512);
 				page_put(pg);
 			}
 		}

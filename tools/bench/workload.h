@@ -29,7 +29,7 @@ struct bench_task {
 	int fd; /* the task's descriptor (init), or the shared one */
 	int shared_fd; /* opened by prepare, inherited by every task */
 	long long off;
-	unsigned long score[2];	/* the workload's own scores (blogbench's reads, writes) */
+	unsigned long score[2]; /* the workload's own scores (blogbench's reads, writes) */
 	unsigned long iter;
 	unsigned long errors;
 	long last_error;
