@@ -10,9 +10,9 @@
  */
 #include "tests/vfs_test.h"
 
-#define WALK_ITERS 1500
-#define MUTATE_ITERS 300
-#define FD_ITERS 2000
+#define WALK_ITERS 4000
+#define MUTATE_ITERS 800
+#define FD_ITERS 5000
 #define NWORKERS 3
 
 /* Per-thread tallies: results by errno, and the first unexpected one. */

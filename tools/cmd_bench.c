@@ -31,7 +31,8 @@ static void bench_usage(FILE *f)
 		   "  --format table|csv|json\n"
 		   "  --plot FILE         ops/s against tasks, .png or .svg (needs gnuplot)\n"
 		   "  --tmpdir DIR        the kernel side's directory (default /dev/shm)\n"
-		   "  --no-pin            do not pin tasks to CPUs\n");
+		   "  --no-pin            do not pin tasks to CPUs\n"
+		"  --tree N            instead: build a tree of N files; time and memory per file\n");
 }
 
 int bench_cli_tasks(const char *s, struct bench_opts *o)
@@ -179,6 +180,7 @@ int cmd_bench(int argc, char **argv)
 		{ "tmpdir", required_argument, NULL, 'T' },
 		{ "no-pin", no_argument, NULL, 'n' },
 		{ "list", no_argument, NULL, 'l' },
+		{ "tree", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -188,6 +190,8 @@ int cmd_bench(int argc, char **argv)
 	int nr_variants = 0, c, nr = 0;
 	bool peer = true;
 	enum bench_format fmt = BENCH_TABLE;
+	long tree = 0;
+	char *end;
 
 	bench_cli_defaults(&o);
 	optind = 1;
@@ -237,6 +241,13 @@ int cmd_bench(int argc, char **argv)
 		case 'l':
 			list_workloads();
 			return 0;
+		case 'R':
+			tree = strtol(optarg, &end, 10);
+			if (*end || tree < 1 || tree > 100000000) {
+				cli_error("bench", "--tree: 1 to 100000000 files, not '%s'", optarg);
+				return 2;
+			}
+			break;
 		case 'h':
 			bench_usage(stdout);
 			return 0;
@@ -249,6 +260,8 @@ int cmd_bench(int argc, char **argv)
 		bench_usage(stderr);
 		return 2;
 	}
+	if (tree)
+		return bench_tree(tree, peer, o.tmpdir) ? 1 : 0;
 	o.wl = workload_find(optind < argc ? argv[optind] : "stat2");
 	if (!o.wl) {
 		cli_error("bench", "unknown workload '%s' (see `vfslab bench --list`)",

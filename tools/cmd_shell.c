@@ -199,12 +199,14 @@ int cmd_shell(int argc, char **argv)
 		} else if (!strcmp(cmd, "counters")) {
 			show_counters();
 		} else if (!strcmp(cmd, "caches")) {
+			struct vfs_cache_info ci[4];
 			unsigned long unused;
-			long d, i, f;
+			int nc = vfs_inspect_caches(vfs, ci, 4, &unused);
 
-			vfs_inspect_caches(vfs, &unused, &d, &i, &f);
-			printf("dentries %ld, inodes %ld, files %ld in use; %lu unused on the LRU\n",
-			       d, i, f, unused);
+			for (int k = 0; k < nc; k++)
+				printf("%-18s %8ld in use, %4zu bytes each\n", ci[k].name,
+				       ci[k].in_use, ci[k].objsize);
+			printf("%lu unused dentries on the LRU\n", unused);
 		} else {
 			/* Not ours: a pjdfstest line (restore what the split cut). */
 			if (*arg)

@@ -8,6 +8,7 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/bench/runner.c \
 	%D%/bench/sysops.c \
 	%D%/bench/sysops.h \
+	%D%/bench/tree.c \
 	%D%/bench/workload.h \
 	%D%/bench/workloads.c \
 	%D%/cmd.h \

@@ -75,11 +75,19 @@ void vfs_inspect_fdtable(struct task *t, struct fdtable_info *out)
 	spin_unlock(files_file_lock(v, files));
 }
 
-void vfs_inspect_caches(struct vfs *v, unsigned long *nr_unused, long *dentries, long *inodes,
-			long *files)
+int vfs_inspect_caches(struct vfs *v, struct vfs_cache_info *out, int max,
+		       unsigned long *nr_unused)
 {
-	*nr_unused = READ_ONCE(v->nr_unused);
-	*dentries = kmem_cache_inuse(v->dentry_cache);
-	*inodes = kmem_cache_inuse(v->inode_cache);
-	*files = kmem_cache_inuse(v->file_cache);
+	struct kmem_cache *caches[] = { v->dentry_cache, v->inode_cache, v->file_cache,
+					v->files_cache };
+	int n = 0;
+
+	for (; n < max && n < (int)ARRAY_SIZE(caches); n++) {
+		out[n].name = kmem_cache_name(caches[n]);
+		out[n].in_use = kmem_cache_inuse(caches[n]);
+		out[n].objsize = kmem_cache_size(caches[n]);
+	}
+	if (nr_unused)
+		*nr_unused = READ_ONCE(v->nr_unused);
+	return n;
 }

@@ -60,6 +60,11 @@ void vfs_events_read_self(uint64_t out[VFS_EV_NR])
 	events_from_stats(s, out);
 }
 
+void vfs_rcu_barrier(void)
+{
+	rcu_barrier();
+}
+
 void vfs_thread_enter(void)
 {
 	rcu_register_thread();

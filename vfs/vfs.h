@@ -81,6 +81,9 @@ struct vfs *vfs_new(const struct vfs_config *cfg, char *err, size_t errlen);
 /* Tear down; every task must have exited. Returns objects leaked (0). */
 long vfs_destroy(struct vfs *vfs);
 
+/* Wait until every object freed so far has really been freed (an RCU barrier). */
+void vfs_rcu_barrier(void);
+
 /* The thread that will call into a VFS registers with RCU first. */
 void vfs_thread_enter(void);
 void vfs_thread_exit(void);
@@ -185,9 +188,16 @@ int vfs_inspect_path(struct task *t, const char *path, bool follow, struct dentr
 		     struct dentry_chain_info *chain);
 /* A snapshot of t's fd table under file_lock. */
 void vfs_inspect_fdtable(struct task *t, struct fdtable_info *out);
-/* The unused-dentry LRU's length and the slab caches' in-use counts. */
-void vfs_inspect_caches(struct vfs *vfs, unsigned long *nr_unused, long *dentries, long *inodes,
-			long *files);
+/* A slab cache, as /proc/slabinfo shows it. */
+struct vfs_cache_info {
+	const char *name;
+	long in_use;
+	size_t objsize; /* the object's stride in its cache */
+};
+
+/* The dentry, inode, filp and files caches; returns how many (4). */
+int vfs_inspect_caches(struct vfs *vfs, struct vfs_cache_info *out, int max,
+		       unsigned long *nr_unused);
 
 /* Walk path as stat() would (follow: as stat, else as lstat), tracing it. */
 int vfs_walk(struct task *t, int dfd, const char *path, bool follow, const struct walk_trace *tr);

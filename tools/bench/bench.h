@@ -76,6 +76,9 @@ int bench_plot(const char *file, const struct bench_opts *o, const struct bench_
 double bench_host_syscall_ns(void);
 double bench_spin_per_ns(void);
 
+/* Build a tree of n files in vfslab (and on the host); print time and memory. */
+int bench_tree(long n, bool peer, const char *tmpdir);
+
 /* vfslab bench's option handling, shared with vfslab compare (tools/cmd_bench.c). */
 int bench_cli_defaults(struct bench_opts *o);
 int bench_cli_option(struct bench_opts *o, int opt, const char *arg, enum bench_format *fmt);
