@@ -180,6 +180,92 @@ START_TEST(test_walk_vs_rename_dlock_lru)
 }
 END_TEST
 
+/* ---- names nobody touches never vanish, whatever their siblings do ---- */
+
+struct churner {
+	struct task *t;
+	int role;		/* 0: stat the stable names, 1: churn siblings */
+	long bad, first_bad, ok;
+};
+
+static void *churn_main(void *p)
+{
+	struct churner *c = p;
+	char a[32], b[32];
+	struct stat st;
+
+	for (int i = 0; i < WALK_ITERS; i++) {
+		if (c->role) {
+			if (i >= MUTATE_ITERS)
+				break;
+			snprintf(a, sizeof(a), "/s/x%d", i % 8);
+			snprintf(b, sizeof(b), "/s/y%d", i % 8);
+			/* Rehashes, unhashes and negative dentries in the same buckets. */
+			vt_touch(c->t, a);
+			if (sys_rename(c->t, a, b) || sys_rename(c->t, b, a) || sys_unlink(c->t, a))
+				c->bad++;
+			sys_stat(c->t, b, &st);
+			if (sys_mkdir(c->t, b, 0755) || sys_rename(c->t, b, "/s/sub/z") ||
+			    sys_rmdir(c->t, "/s/sub/z"))
+				c->bad++;
+			continue;
+		}
+		for (int k = 0; k < 4; k++) {
+			long r;
+
+			snprintf(a, sizeof(a), "/s/stable%d", k);
+			r = sys_stat(c->t, a, &st);
+			if (r && !c->bad++)
+				c->first_bad = r;
+			c->ok += !r;
+		}
+		if (sys_stat(c->t, "/s/sub/deep/file", &st) && !c->bad++)
+			c->first_bad = -1000;
+	}
+	return NULL;
+}
+
+static void stable_names(const char *spec)
+{
+	struct churner c[4];
+	struct vt e;
+	char p[32];
+
+	vt_begin(&e, spec);
+	VT_EQ(sys_mkdir(e.t, "/s", 0755), 0);
+	VT_EQ(sys_mkdir(e.t, "/s/sub", 0755), 0);
+	VT_EQ(sys_mkdir(e.t, "/s/sub/deep", 0755), 0);
+	vt_touch(e.t, "/s/sub/deep/file");
+	for (int k = 0; k < 4; k++) {
+		snprintf(p, sizeof(p), "/s/stable%d", k);
+		vt_touch(e.t, p);
+	}
+	memset(c, 0, sizeof(c));
+	for (int i = 0; i < 4; i++) {
+		c[i].t = task_fork(e.t, 0);
+		c[i].role = i == 3;
+	}
+	vt_run_threads(4, churn_main, c, sizeof(c[0]));
+	ck_assert_int_eq(c[3].bad, 0);
+	for (int i = 0; i < 3; i++)
+		ck_assert_msg(!c[i].bad, "%s: thread %d: %ld failed stats, first %ld (%s)", spec, i,
+			      c[i].bad, c[i].first_bad, vt_ename(c[i].first_bad));
+	for (int i = 0; i < 4; i++)
+		task_exit(c[i].t);
+	shrink_dcache_lru(e.v, 0);
+	ck_assert_int_eq(vt_dcount(e.t, "/s/stable0"), 1);
+	ck_assert_int_eq(vt_dcount(e.t, "/s"), 1 + 5);
+	ck_assert_int_eq(vt_dcount(e.t, "/s/sub"), 2);
+	vt_end(&e);
+}
+
+START_TEST(test_stable_names_under_churn)
+{
+	stable_names("hash-shift=4");
+	stable_names("hash-shift=4,dcache-max-unused=32,dcount=dlock");
+}
+END_TEST
+
 /* ---- many threads on one dentry ---- */
 
 struct statter {
@@ -508,6 +594,7 @@ static Suite *stress_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_walk_vs_rename);
 	tcase_add_test(tc, test_walk_vs_rename_dlock_lru);
+	tcase_add_test(tc, test_stable_names_under_churn);
 	tcase_add_test(tc, test_stat_same_path);
 	tcase_add_test(tc, test_shared_table_open_close_dup2);
 	tcase_add_test(tc, test_fstat_shared_fd_file_ref);

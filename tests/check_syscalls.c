@@ -452,6 +452,37 @@ START_TEST(test_getcwd)
 }
 END_TEST
 
+/* getcwd fits a path of 4095 bytes and its NUL; one more is ENAMETOOLONG. */
+START_TEST(test_getcwd_path_max)
+{
+	static char buf[8192];
+	char n[256], m[256];
+	struct vt e;
+
+	vt_begin(&e, "");
+	memset(n, 'a', 255);
+	n[255] = '\0';
+	memset(m, 'b', 254);
+	m[254] = '\0';
+	for (int i = 0; i < 15; i++) {
+		VT_EQ(sys_mkdir(e.t, n, 0755), 0);
+		VT_EQ(sys_chdir(e.t, n), 0);
+	}
+	VT_EQ(sys_mkdir(e.t, m, 0755), 0);
+	VT_EQ(sys_chdir(e.t, m), 0);
+	VT_EQ(sys_getcwd(e.t, buf, sizeof(buf)), 4096);
+	ck_assert_uint_eq(strlen(buf), 4095);
+	VT_EQ(sys_getcwd(e.t, buf, 4095), -ERANGE);
+	VT_EQ(sys_mkdir(e.t, "x", 0755), 0);
+	VT_EQ(sys_chdir(e.t, "x"), 0);
+	VT_EQ(sys_getcwd(e.t, buf, sizeof(buf)), -ENAMETOOLONG);
+	/* The walk itself is not limited by depth, only by each path's length. */
+	VT_EQ(sys_stat(e.t, "..", &(struct stat){ 0 }), 0);
+	VT_EQ(sys_chdir(e.t, "/"), 0);
+	vt_end(&e);
+}
+END_TEST
+
 START_TEST(test_umask)
 {
 	struct vt e;
@@ -633,6 +664,7 @@ static Suite *syscalls_suite(void)
 	tcase_add_test(tc, test_getdents_stable);
 	tcase_add_test(tc, test_getdents_seek_to_d_off);
 	tcase_add_test(tc, test_getcwd);
+	tcase_add_test(tc, test_getcwd_path_max);
 	tcase_add_test(tc, test_umask);
 	tcase_add_test(tc, test_fifo);
 	tcase_add_test(tc, test_tmpfile);

@@ -40,3 +40,7 @@ check_PROGRAMS += %D%/check_stress
 %C%_check_stress_SOURCES = %D%/check_stress.c %D%/vfs_test.h
 %C%_check_stress_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 %C%_check_stress_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)
+
+# Every bench workload, briefly, against vfslab and the host kernel.
+TESTS += %D%/bench_smoke.sh
+EXTRA_DIST += %D%/bench_smoke.sh

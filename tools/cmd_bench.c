@@ -30,9 +30,10 @@ static void bench_usage(FILE *f)
 		   "                      measured getppid() cost (default 0)\n"
 		   "  --format table|csv|json\n"
 		   "  --plot FILE         ops/s against tasks, .png or .svg (needs gnuplot)\n"
+		   "  --json FILE         also write the results as JSON to FILE\n"
 		   "  --tmpdir DIR        the kernel side's directory (default /dev/shm)\n"
 		   "  --no-pin            do not pin tasks to CPUs\n"
-		"  --tree N            instead: build a tree of N files; time and memory per file\n");
+		   "  --tree N            instead: build a tree of N files; time and memory per file\n");
 }
 
 int bench_cli_tasks(const char *s, struct bench_opts *o)
@@ -177,6 +178,7 @@ int cmd_bench(int argc, char **argv)
 		{ "entry-ns", required_argument, NULL, 'e' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "plot", required_argument, NULL, 'P' },
+		{ "json", required_argument, NULL, 'J' },
 		{ "tmpdir", required_argument, NULL, 'T' },
 		{ "no-pin", no_argument, NULL, 'n' },
 		{ "list", no_argument, NULL, 'l' },
@@ -186,7 +188,7 @@ int cmd_bench(int argc, char **argv)
 	};
 	static struct bench_opts o;
 	static struct bench_result res[64 * BENCH_MAX_SIDES];
-	const char *variants[BENCH_MAX_SIDES], *plot = NULL;
+	const char *variants[BENCH_MAX_SIDES], *plot = NULL, *json = NULL;
 	int nr_variants = 0, c, nr = 0;
 	bool peer = true;
 	enum bench_format fmt = BENCH_TABLE;
@@ -231,6 +233,9 @@ int cmd_bench(int argc, char **argv)
 			break;
 		case 'P':
 			plot = optarg;
+			break;
+		case 'J':
+			json = optarg;
 			break;
 		case 'T':
 			o.tmpdir = optarg;
@@ -284,6 +289,16 @@ int cmd_bench(int argc, char **argv)
 		return 1;
 	}
 	bench_report(stdout, fmt, &o, res, nr);
+	if (json) {
+		FILE *f = fopen(json, "w");
+
+		if (!f) {
+			cli_error("bench", "--json: cannot write %s", json);
+			return 1;
+		}
+		bench_report(f, BENCH_JSON, &o, res, nr);
+		fclose(f);
+	}
 	if (plot && bench_plot(plot, &o, res, nr))
 		return 1;
 	for (int i = 0; i < nr; i++)

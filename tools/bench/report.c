@@ -214,7 +214,7 @@ int bench_plot(const char *file, const struct bench_opts *o, const struct bench_
 		file);
 	fprintf(p,
 		"set title '%s: %s (%s)'\nset xlabel 'tasks'\nset ylabel 'ops/s'\n"
-		"set key top left\nset grid\nset yrange [0:*]\n",
+		"set key top left\nset grid\nset yrange [0:*]\nset xtics 1\nset format y '%%.1s%%c'\n",
 		o->wl->name, o->wl->desc, o->processes ? "processes" : "threads");
 	fprintf(p, "plot ");
 	for (int s = 0; s < o->nr_sides; s++)

@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Every workload runs a short bounded pass on vfslab and on the host kernel
+# (a tmpfs directory), in thread and process mode; the CSV and the JSON of
+# one run must parse and carry the same figures, with no failed call.
+set -u
+vfslab=${top_builddir:-.}/tools/vfslab
+work=$(mktemp -d) || exit 99
+trap 'rm -rf "$work"' EXIT
+pass=0
+fail=0
+
+check() {
+	name=$1
+	shift
+	if "$vfslab" bench "$@" --rounds 1 --interval 0.02 --format csv \
+		--json "$work/out.json" >"$work/out.csv" 2>"$work/err"; then
+		:
+	else
+		echo "FAIL: $name: exit status $? ($(head -c 300 "$work/err"))"
+		fail=$((fail + 1))
+		return
+	fi
+	rows=$(($(wc -l <"$work/out.csv") - 1))
+	jrows=$(jq '.results | length' "$work/out.json")
+	# CSV: ops_per_sec (column 5) > 0 and errors (last column) == 0 on every row.
+	bad=$(awk -F, 'NR > 1 && ($5 + 0 <= 0 || $NF != 0)' "$work/out.csv")
+	# JSON: the same ops/s and ratio, row for row.
+	csv_ops=$(awk -F, 'NR > 1 { print $5, $8 }' "$work/out.csv")
+	json_ops=$(jq -r '.results[] | "\(.ops_per_sec) \(.ratio | tostring)"' "$work/out.json" |
+		awk '{ printf "%d %.4f\n", $1, $2 }')
+	if [ "$rows" -lt 2 ] || [ "$rows" != "$jrows" ] || [ -n "$bad" ] ||
+		[ "$csv_ops" != "$json_ops" ]; then
+		echo "FAIL: $name: rows $rows/$jrows, bad rows: $bad"
+		echo "csv: $csv_ops"
+		echo "json: $json_ops"
+		fail=$((fail + 1))
+		return
+	fi
+	echo "PASS: $name"
+	pass=$((pass + 1))
+}
+
+for w in $("$vfslab" bench --list | awk '/^[a-z]/ { print $1 }'); do
+	check "$w threads" "$w" --tasks 1,2 --mode threads
+done
+for w in stat2 fstat2 open1 syscall2 dup1; do
+	check "$w processes" "$w" --tasks 2 --mode processes
+done
+check "stat1 two variants, entry-ns" stat1 --tasks 1 --variant dentry=v6.7 \
+	--variant dcount=dlock --entry-ns 50
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
