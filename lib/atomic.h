@@ -31,6 +31,14 @@ static __always_inline void cpu_relax(void)
 	barrier();
 }
 
+/**
+ * cpu_yield - give the CPU away while waiting for something slow
+ *
+ * Where the kernel would sleep (a contended mutex, a resize wait queue),
+ * vfslab yields. Like cpu_relax(), the one point a simulator hooks.
+ */
+void cpu_yield(void);
+
 /* Barriers.  smp_rmb/smp_wmb are expressed as acquire/release fences. */
 #define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define smp_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)

@@ -20,7 +20,7 @@ void mutex_lock_slowpath(struct mutex *lock)
 			spins++;
 			cpu_relax();
 		} else {
-			sched_yield();
+			cpu_yield();
 		}
 	}
 }

@@ -16,7 +16,7 @@ static void rwsem_wait(unsigned int *spins)
 		(*spins)++;
 		cpu_relax();
 	} else {
-		sched_yield();
+		cpu_yield();
 	}
 }
 

@@ -18,3 +18,13 @@ void spin_lock_slowpath(spinlock_t *lock)
 			return;
 	}
 }
+
+/* The native cpu_yield() (lib/atomic.h): the simulator build replaces it. */
+#ifndef VFSLAB_SIM
+#include <sched.h>
+
+void cpu_yield(void)
+{
+	sched_yield();
+}
+#endif

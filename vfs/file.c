@@ -184,7 +184,7 @@ repeat:
 	if (unlikely(READ_ONCE(*resizing))) {
 		spin_unlock(files_file_lock(v, files));
 		while (READ_ONCE(*resizing))
-			sched_yield(); /* wait_event(resize_wait, ...) */
+			cpu_yield(); /* wait_event(resize_wait, ...) */
 		spin_lock(files_file_lock(v, files));
 		goto repeat;
 	}
