@@ -86,19 +86,20 @@ static inline void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head 
 	urcu_memb_call_rcu(head, func);
 }
 
-/** rcu_barrier - wait until every call_rcu() callback queued so far has run. */
-static inline void rcu_barrier(void)
-{
-	urcu_memb_barrier();
-}
+/**
+ * rcu_barrier - wait until every call_rcu() callback queued so far has run,
+ * and every rcu_defer_free() so far has freed (batches are flushed first).
+ */
+void rcu_barrier(void);
 
 /**
  * rcu_defer_free - run @fn(@ctx, @obj) after a grace period
  *
- * For objects whose rcu_head cannot be found from the object: a small side
- * allocation carries the callback.  If that allocation fails it falls back to
- * synchronize_rcu() and calls @fn directly, so it must not be called inside
- * a read section.
+ * For objects whose rcu_head cannot be found from the object. Each thread
+ * collects its frees in a batch and hands a full batch to call_rcu() at
+ * once, as the kernel's kfree_rcu() batches per CPU: one call_rcu() and one
+ * allocation per 60-odd frees, so closing files is no queue contention.
+ * May be called inside a read section.
  */
 void rcu_defer_free(void *obj, void (*fn)(void *ctx, void *obj), void *ctx);
 

@@ -18,9 +18,19 @@
 #include "lib/percpu_counter.h"
 #include "lib/rcu.h"
 #include "lib/slab.h"
+#include "lib/spinlock.h"
 
 #define KMEM_CACHE_NAME_LEN 32
 #define KMEM_DEFAULT_ALIGN 8u
+
+/* A SLAB_TYPESAFE_BY_RCU cache's per-CPU stack of freed objects. */
+#define TYPESAFE_STACK 256
+
+struct kmem_cache_cpu {
+	spinlock_t lock; /* the owner's, except when another thread shares the slot */
+	unsigned int nr;
+	void *obj[TYPESAFE_STACK];
+} __cacheline_aligned;
 
 struct kmem_cache {
 	struct percpu_counter inuse; /* first: it is cache-line aligned */
@@ -29,6 +39,7 @@ struct kmem_cache {
 	size_t align;
 	unsigned int flags;
 	char name[KMEM_CACHE_NAME_LEN];
+	struct kmem_cache_cpu *cpu; /* NR_CPUS of them, SLAB_TYPESAFE_BY_RCU only */
 };
 
 static bool is_power_of_2(size_t n)
@@ -62,7 +73,8 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 {
 	struct kmem_cache *c;
 
-	if (!size || (align && !is_power_of_2(align)) || (flags & ~SLAB_HWCACHE_ALIGN))
+	if (!size || (align && !is_power_of_2(align)) ||
+	    (flags & ~(SLAB_HWCACHE_ALIGN | SLAB_TYPESAFE_BY_RCU)))
 		return NULL;
 	if (!align)
 		align = KMEM_DEFAULT_ALIGN;
@@ -82,6 +94,17 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 	c->size = ALIGN(size, align);
 	c->flags = flags;
 	snprintf(c->name, sizeof(c->name), "%s", name ? name : "");
+	if (flags & SLAB_TYPESAFE_BY_RCU) {
+		c->cpu = cache_mem_alloc(sizeof(*c->cpu) * NR_CPUS, L1_CACHE_BYTES);
+		if (!c->cpu) {
+			cache_mem_free(c, sizeof(*c), L1_CACHE_BYTES);
+			return NULL;
+		}
+		for (unsigned int i = 0; i < NR_CPUS; i++) {
+			spin_lock_init(&c->cpu[i].lock);
+			c->cpu[i].nr = 0;
+		}
+	}
 	return c;
 }
 
@@ -96,13 +119,44 @@ void kmem_cache_destroy(struct kmem_cache *c)
 	rcu_barrier();
 	inuse = kmem_cache_inuse(c);
 	WARN(inuse != 0, "kmem_cache_destroy %s: %ld objects still in use", c->name, inuse);
+	if (c->cpu) {
+		for (unsigned int i = 0; i < NR_CPUS; i++)
+			while (c->cpu[i].nr)
+				cache_mem_free(c->cpu[i].obj[--c->cpu[i].nr], c->size, c->align);
+		cache_mem_free(c->cpu, sizeof(*c->cpu) * NR_CPUS, L1_CACHE_BYTES);
+	}
 	cache_mem_free(c, sizeof(*c), L1_CACHE_BYTES);
+}
+
+/* A recycled object from this CPU's stack, or NULL. */
+static void *typesafe_pop(struct kmem_cache *c)
+{
+	struct kmem_cache_cpu *cpu = &c->cpu[raw_smp_processor_id()];
+	void *obj = NULL;
+
+	spin_lock(&cpu->lock);
+	if (cpu->nr)
+		obj = cpu->obj[--cpu->nr];
+	spin_unlock(&cpu->lock);
+	return obj;
+}
+
+static void typesafe_release(void *ctx, void *obj)
+{
+	struct kmem_cache *c = ctx;
+
+	cache_mem_free(obj, c->size, c->align);
 }
 
 /* Models kmem_cache_alloc(). */
 void *kmem_cache_alloc(struct kmem_cache *c)
 {
-	void *obj = cache_mem_alloc(c->size, c->align);
+	void *obj = NULL;
+
+	if (c->cpu)
+		obj = typesafe_pop(c);
+	if (!obj)
+		obj = cache_mem_alloc(c->size, c->align);
 
 	if (likely(obj))
 		percpu_counter_inc(&c->inuse);
@@ -124,8 +178,22 @@ void kmem_cache_free(struct kmem_cache *c, void *obj)
 {
 	if (unlikely(!obj))
 		return;
-	cache_mem_free(obj, c->size, c->align);
 	percpu_counter_dec(&c->inuse);
+	if (c->cpu) {
+		struct kmem_cache_cpu *cpu = &c->cpu[raw_smp_processor_id()];
+
+		spin_lock(&cpu->lock);
+		if (cpu->nr < TYPESAFE_STACK) {
+			cpu->obj[cpu->nr++] = obj;
+			obj = NULL;
+		}
+		spin_unlock(&cpu->lock);
+		/* A full stack: the memory goes back only after a grace period. */
+		if (obj)
+			rcu_defer_free(obj, typesafe_release, c);
+		return;
+	}
+	cache_mem_free(obj, c->size, c->align);
 }
 
 static void kmem_cache_free_rcu_cb(void *ctx, void *obj)

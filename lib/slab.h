@@ -4,8 +4,10 @@
  * (or the C library when configured --without-jemalloc).  A cache fixes an
  * object's stride and alignment, which is what decides how objects share
  * cache lines, and counts objects in use the way /proc/slabinfo's active_objs
- * does.  Models the API of include/linux/slab.h; there are no slabs, per-CPU
- * freelists or SLAB_TYPESAFE_BY_RCU recycling underneath.
+ * does.  Models the API of include/linux/slab.h.  There are no slabs: plain
+ * caches allocate each object from jemalloc; SLAB_TYPESAFE_BY_RCU caches keep
+ * per-CPU stacks of freed objects and hand them out again at once, as the
+ * kernel's filp cache does.
  *
  * Every allocator returns NULL on failure; nothing here aborts.
  */
@@ -18,6 +20,13 @@
 
 /* Align objects to cache lines and round their stride up to whole lines. */
 #define SLAB_HWCACHE_ALIGN 0x1u
+/*
+ * A freed object may be reused at once for a new object of the same cache,
+ * but its memory stays an object of the cache until a grace period has passed:
+ * an RCU reader that raced with the free still reads an object of this type
+ * (possibly a new one) and must re-check that it found what it wanted.
+ */
+#define SLAB_TYPESAFE_BY_RCU 0x2u
 
 struct kmem_cache;
 
@@ -26,7 +35,7 @@ struct kmem_cache;
  * @name: for reports; copied
  * @size: object size in bytes (> 0)
  * @align: wanted alignment, a power of two, or 0 for the default (8)
- * @flags: SLAB_HWCACHE_ALIGN or 0
+ * @flags: SLAB_HWCACHE_ALIGN, SLAB_TYPESAFE_BY_RCU, or 0
  *
  * The stride is @size rounded up to the alignment; with SLAB_HWCACHE_ALIGN
  * the alignment is at least 64 and the stride a multiple of 64.

@@ -113,6 +113,48 @@ START_TEST(test_inuse_exact)
 }
 END_TEST
 
+/*
+ * SLAB_TYPESAFE_BY_RCU: a freed object comes straight back to the next
+ * allocation on this thread, counts stay exact, and past the per-CPU stack
+ * the memory goes back only after a grace period (the stack then refills).
+ */
+START_TEST(test_typesafe_by_rcu)
+{
+	struct kmem_cache *c =
+		kmem_cache_create("filp", 184, 0, SLAB_HWCACHE_ALIGN | SLAB_TYPESAFE_BY_RCU);
+	enum { N = 600 };
+	static void *p[N];
+	unsigned long warns = bug_warn_count();
+	void *a, *b;
+
+	rcu_register_thread();
+	ck_assert_ptr_nonnull(c);
+	ck_assert_uint_eq(kmem_cache_size(c), 192);
+	a = kmem_cache_alloc(c);
+	kmem_cache_free(c, a);
+	ck_assert_int_eq(kmem_cache_inuse(c), 0);
+	b = kmem_cache_alloc(c);
+	ck_assert_ptr_eq(a, b);
+	ck_assert_int_eq(kmem_cache_inuse(c), 1);
+	kmem_cache_free(c, b);
+	/* More frees than one stack holds: the overflow waits for a grace period. */
+	for (int i = 0; i < N; i++)
+		p[i] = kmem_cache_alloc(c);
+	ck_assert_int_eq(kmem_cache_inuse(c), N);
+	for (int i = 0; i < N; i++)
+		kmem_cache_free(c, p[i]);
+	ck_assert_int_eq(kmem_cache_inuse(c), 0);
+	/* The most recently freed object is the next one handed out. */
+	a = kmem_cache_alloc(c);
+	ck_assert_ptr_eq(a, p[255]);
+	kmem_cache_free(c, a);
+	rcu_barrier();
+	kmem_cache_destroy(c);
+	ck_assert_uint_eq(bug_warn_count(), warns);
+	rcu_unregister_thread();
+}
+END_TEST
+
 START_TEST(test_destroy_warns_on_leak)
 {
 	struct kmem_cache *c = kmem_cache_create("leaky", 64, 0, 0);
@@ -234,6 +276,7 @@ static Suite *slab_suite(void)
 	tcase_add_test(tc, test_create_args);
 	tcase_add_test(tc, test_alignment_and_stride);
 	tcase_add_test(tc, test_inuse_exact);
+	tcase_add_test(tc, test_typesafe_by_rcu);
 	tcase_add_test(tc, test_destroy_warns_on_leak);
 	tcase_add_test(tc, test_concurrent_alloc_free);
 	tcase_add_test(tc, test_kmalloc_family);

@@ -6,11 +6,11 @@
  * The count lives in the f_ref slot of the run-time layout. With the
  * file_ref variant (v6.13+) it is a file_ref_t storing refs - 1, taken by an
  * unconditional add; with inc-not-zero (before v6.13) it is a plain
- * atomic_long_t taken by a cmpxchg loop that refuses zero. Either way the
- * object is freed after an RCU grace period, because __fget_files_rcu()
- * takes its reference with no lock: a file it finds may be in its final
- * fput. The kernel makes files SLAB_TYPESAFE_BY_RCU instead and re-checks
- * the fd slot after the get; vfslab keeps that re-check too (vfs/file.c).
+ * atomic_long_t taken by a cmpxchg loop that refuses zero. As in the kernel
+ * the cache is SLAB_TYPESAFE_BY_RCU: a freed file is reused at once for the
+ * next open, so __fget_files_rcu(), which takes its reference with no lock,
+ * may get one on a file that has died or even been reborn as another; it
+ * re-checks the fd slot after the get (vfs/file.c).
  */
 #include "vfs/internal.h"
 
@@ -29,7 +29,18 @@ struct file *alloc_file(struct vfs *v, const struct path *path, unsigned int fla
 
 	if (!f)
 		return NULL;
-	memset(f, 0, kmem_cache_size(v->file_cache));
+	/*
+	 * The cache is SLAB_TYPESAFE_BY_RCU: a racing __fget_files_rcu() may
+	 * still take a reference on this object through a stale fd slot. Leave
+	 * the count as the last life left it (dead, or zero for inc-not-zero)
+	 * until everything else is ready; zero all the rest.
+	 */
+	{
+		size_t off = v->fl.off[FILE_F_f_ref], slot = v->fl.slot[FILE_F_f_ref];
+
+		memset(f, 0, off);
+		memset((char *)f + off + slot, 0, kmem_cache_size(v->file_cache) - off - slot);
+	}
 	if (flags & O_PATH) {
 		fmode = FMODE_PATH | FMODE_OPENED;
 	} else {
@@ -51,6 +62,7 @@ struct file *alloc_file(struct vfs *v, const struct path *path, unsigned int fla
 	spin_lock_init(file_lock(v, f));
 	mutex_init(file_pos_lock(v, f));
 	/* The count goes last: once it reads live, lookups may take refs. */
+	smp_wmb();
 	if (fref_is_file_ref(v))
 		file_ref_init(file_ref(v, f), 1);
 	else
@@ -101,11 +113,11 @@ static void __fput(struct vfs *v, struct file *f)
 	struct path path = *file_path(v, f);
 
 	if (!(file_fmode(v, f) & FMODE_PATH))
-		fsnotify_parent(v, path.dentry);	/* fsnotify_close() */
+		fsnotify_parent(v, path.dentry); /* fsnotify_close() */
 	if (fop->release)
 		fop->release(v, f);
 	path_put(v, &path);
-	kmem_cache_free_rcu(v->file_cache, f);
+	kmem_cache_free(v->file_cache, f);
 }
 
 /* Models fput(). */

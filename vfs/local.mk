@@ -3,6 +3,8 @@
 
 noinst_LIBRARIES += %D%/libvfs.a
 %C%_libvfs_a_SOURCES = \
+	%D%/check.c \
+	%D%/check.h \
 	%D%/dcache.c \
 	%D%/fcntl.c \
 	%D%/file.c \

@@ -86,11 +86,13 @@ static int vfs_layouts(struct vfs *v, char *err, size_t errlen)
 }
 
 /* A struct laid out at run time gets the slab alignment its layout asks. */
-static struct kmem_cache *layout_cache(const char *name, const struct layout *l)
+static struct kmem_cache *layout_cache(const char *name, const struct layout *l, unsigned int flags)
 {
 	unsigned int align = l->align == 64 || l->size % 64 == 0 ? 64 : 8;
 
-	return kmem_cache_create(name, l->size, align, l->align == 64 ? SLAB_HWCACHE_ALIGN : 0);
+	if (l->align == 64)
+		flags |= SLAB_HWCACHE_ALIGN;
+	return kmem_cache_create(name, l->size, align, flags);
 }
 
 static void vfs_free_caches(struct vfs *v)
@@ -137,9 +139,9 @@ struct vfs *vfs_new(const struct vfs_config *cfg, char *err, size_t errlen)
 	INIT_LIST_HEAD(&v->tasks);
 	v->d_hash_shift = v->cfg.d_hash_shift;
 	v->d_hash_table = kcalloc(1ul << v->d_hash_shift, sizeof(struct hlist_bl_head));
-	v->dentry_cache = layout_cache("dentry", &v->dl);
-	v->file_cache = layout_cache("filp", &v->fl);
-	v->files_cache = layout_cache("files_cache", &v->sl);
+	v->dentry_cache = layout_cache("dentry", &v->dl, 0);
+	v->file_cache = layout_cache("filp", &v->fl, SLAB_TYPESAFE_BY_RCU);
+	v->files_cache = layout_cache("files_cache", &v->sl, 0);
 	v->inode_cache = kmem_cache_create("shmem_inode_cache", sizeof(struct inode), 8, 0);
 	v->fs_cache = kmem_cache_create("fs_cache", sizeof(struct fs_struct), 8, 0);
 	v->task_cache =
