@@ -5,9 +5,9 @@
 #   sh tools/quickstart.sh        install what is missing, build, run vfslab's
 #                                 main job (vfslab bench) on its defaults
 #   sh tools/quickstart.sh test   the same set-up, then the whole test suite:
-#                                 the -Werror build's `make check` and
-#                                 `make distcheck`, then the ASan+UBSan build's
-#                                 `make check`
+#                                 the -Werror build's `make check`,
+#                                 `make distcheck` and `make format-check`,
+#                                 then the ASan+UBSan build's `make check`
 set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -57,6 +57,11 @@ if [ $status -ne 0 ]; then
 fi
 make -j"$jobs" distcheck >distcheck.log 2>&1 || {
 	tail -40 distcheck.log
+	echo "quickstart: make distcheck failed"
+	status=1
+}
+make format-check || {
+	echo "quickstart: make format-check failed (run make format)"
 	status=1
 }
 
