@@ -395,6 +395,50 @@ START_TEST(test_lru_bounded)
 }
 END_TEST
 
+/* Names that are cached negative dentries can be renamed onto and made. */
+START_TEST(test_lru_negative_reuse)
+{
+	struct vt e;
+	struct vt_ev a, b;
+	struct stat st;
+	unsigned long ino;
+
+	vt_begin(&e, "dcache-max-unused=8");
+	vt_put(e.t, "/f", "data", 4);
+	ino = vt_ino(e.t, "/f");
+	VT_EQ(sys_stat(e.t, "/neg", &st), -ENOENT);
+	VT_EQ(sys_stat(e.t, "/dneg", &st), -ENOENT);
+	VT_EQ(sys_stat(e.t, "/lneg", &st), -ENOENT);
+	ck_assert_uint_eq(e.v->nr_unused, 3);
+	/* Rename onto a negative name: it is found, not looked up again. */
+	a = vt_events();
+	VT_EQ(sys_rename(e.t, "/f", "/neg"), 0);
+	b = vt_events();
+	ck_assert_uint_eq(vt_delta(&a, &b, VFS_EV_DCACHE_MISS), 0);
+	VT_EQ(sys_stat(e.t, "/neg", &st), 0);
+	ck_assert_uint_eq(st.st_ino, ino);
+	ck_assert_int_eq(vt_dcount(e.t, "/neg"), 1);
+	/* The old name is now a negative dentry of its own. */
+	VT_EQ(sys_stat(e.t, "/f", &st), -ENOENT);
+	VT_EQ(sys_mkdir(e.t, "/dneg", 0755), 0);
+	VT_EQ(sys_symlink(e.t, "neg", "/lneg"), 0);
+	VT_EQ(sys_stat(e.t, "/lneg", &st), 0);
+	ck_assert_uint_eq(st.st_ino, ino);
+	ck_assert_int_eq(vt_dcount(e.t, "/dneg"), 1);
+	ck_assert_int_eq(vt_dcount(e.t, "/lneg"), 1);
+	/*
+	 * Removal turns a name negative in place and caches it; a rename's
+	 * victim (here the negative "/f") is unhashed and freed instead.
+	 */
+	VT_EQ(sys_rmdir(e.t, "/dneg"), 0);
+	VT_EQ(sys_unlink(e.t, "/lneg"), 0);
+	VT_EQ(sys_rename(e.t, "/neg", "/f"), 0);
+	ck_assert_uint_eq(e.v->nr_unused, 2);
+	VT_EQ(sys_stat(e.t, "/f", &st), 0);
+	vt_end(&e);
+}
+END_TEST
+
 /* Without the bound, tmpfs keeps no unused dentry at all. */
 START_TEST(test_tmpfs_keeps_no_negative)
 {
@@ -464,6 +508,7 @@ static Suite *dcache_suite(void)
 	tcase_add_test(tc, test_rename_long_names_v67);
 	tcase_add_test(tc, test_dlock_variant_identical);
 	tcase_add_test(tc, test_lru_bounded);
+	tcase_add_test(tc, test_lru_negative_reuse);
 	tcase_add_test(tc, test_tmpfs_keeps_no_negative);
 	tcase_add_test(tc, test_layout_inline_name);
 	suite_add_tcase(s, tc);

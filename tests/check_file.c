@@ -117,7 +117,7 @@ START_TEST(test_word_boundaries)
 		check_table(e.t, &m);
 	}
 	for (int k = 0; k < (int)ARRAY_SIZE(edges); k++) {
-		VT_OK(open_f(e.t, &m));	/* asserts the lowest */
+		VT_OK(open_f(e.t, &m)); /* asserts the lowest */
 		check_table(e.t, &m);
 	}
 	ck_assert_int_eq(model_lowest(&m, 0), 130);
@@ -321,6 +321,41 @@ START_TEST(test_f_dupfd)
 	VT_EQ(sys_fcntl(e.t, f, 12345, 0), -EINVAL);
 	ck_assert_uint_eq(vt_fcount(e.t, f), 7);
 	vt_check_fds(e.t);
+	vt_end(&e);
+}
+END_TEST
+
+/*
+ * F_GETFL shows the open flags minus the open-time ones; Linux strips
+ * O_CLOEXEC in build_open_flags() and forces O_LARGEFILE (not for O_PATH).
+ * The octal values are Linux 6.18's on x86-64.
+ */
+#define GETFL_IS(t, fd, want)                                                                   \
+	do {                                                                                    \
+		long _fl = sys_fcntl(t, fd, F_GETFL, 0);                                        \
+		ck_assert_msg(_fl == (want), "F_GETFL of fd %ld: 0%lo, Linux 0%lo", (long)(fd), \
+			      _fl, (long)(want));                                               \
+	} while (0)
+
+START_TEST(test_getfl)
+{
+	struct vt e;
+	long fd;
+
+	vt_begin(&e, "");
+	fd = VT_OK(sys_open(e.t, "/f",
+			    O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC | O_EXCL | O_NOCTTY | O_SYNC,
+			    0644));
+	GETFL_IS(e.t, fd, 04110002);
+	VT_EQ(sys_fcntl(e.t, fd, F_SETFL, O_APPEND | O_NONBLOCK | O_WRONLY | O_TRUNC), 0);
+	GETFL_IS(e.t, fd, 04116002);
+	fd = VT_OK(sys_open(e.t, "/f", O_PATH | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0));
+	GETFL_IS(e.t, fd, 010400000);
+	VT_EQ(sys_fcntl(e.t, fd, F_SETFL, 0), -EBADF);
+	fd = VT_OK(sys_open(e.t, "/", O_RDONLY | O_DIRECTORY, 0));
+	GETFL_IS(e.t, fd, 0300000);
+	fd = VT_OK(sys_open(e.t, "/f", O_RDONLY | O_NOATIME | O_DIRECT, 0));
+	GETFL_IS(e.t, fd, 01140000);
 	vt_end(&e);
 }
 END_TEST
@@ -618,6 +653,7 @@ static Suite *file_suite(void)
 {
 	Suite *s = suite_create("file");
 	TCase *tc = tcase_create("fdtable");
+	TCase *bugs = tcase_create("linux-divergence");
 
 	tcase_add_test(tc, test_lowest_free);
 	tcase_add_test(tc, test_word_boundaries);
@@ -634,6 +670,9 @@ static Suite *file_suite(void)
 	tcase_add_test(tc, test_fref_file_ref);
 	tcase_add_test(tc, test_fref_inc_not_zero);
 	suite_add_tcase(s, tc);
+	/* Where vfslab answered differently from Linux when written. */
+	tcase_add_test(bugs, test_getfl);
+	suite_add_tcase(s, bugs);
 	return s;
 }
 

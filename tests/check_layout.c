@@ -143,9 +143,9 @@ END_TEST
 
 /* struct dentry, v6.11's order, one field a line. */
 static const char *const dentry_lines[] = {
-	"struct dentry", "d_flags", "d_seq",	 "d_hash", "d_parent", "d_name",
-	"d_inode",	 "d_iname 40", "d_op",	 "d_sb",   "d_time",   "d_fsdata",
-	"d_lockref",	 "d_lru",    "d_sib", "d_children", "d_u",
+	"struct dentry", "d_flags",    "d_seq", "d_hash",     "d_parent", "d_name",
+	"d_inode",	 "d_iname 40", "d_op",	"d_sb",	      "d_time",	  "d_fsdata",
+	"d_lockref",	 "d_lru",      "d_sib", "d_children", "d_u",
 };
 
 /* The lines above, with line `at` (1-based) replaced, or dropped if NULL. */
@@ -319,8 +319,8 @@ START_TEST(test_randomize)
 			struct layout r;
 
 			snprintf(spec, sizeof(spec), "randomize:%d", seed);
-			ck_assert_msg(!layout_build(&r, ss[k], spec, err, sizeof(err)), "%s: %s", spec,
-				      err);
+			ck_assert_msg(!layout_build(&r, ss[k], spec, err, sizeof(err)), "%s: %s",
+				      spec, err);
 			ck_assert_int_eq(layout_validate(&r, NULL, 0), 0);
 			differ += memcmp(r.off, a.off, sizeof(r.off)) != 0;
 		}
@@ -394,12 +394,13 @@ START_TEST(test_config_parse)
 
 	vfs_config_default(&def);
 	cfg = def;
-	ck_assert_int_eq(vfs_config_parse(&cfg,
-					  "dentry=v6.10,dcount=dlock,lockref-retry=unbounded,"
-					  "fref=inc-not-zero,file=v6.12,files=shared-lock,"
-					  "alloc-fd=v6.10,nr-open=4096,dcache-max-unused=10,hash-shift=8",
-					  err, sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		vfs_config_parse(&cfg,
+				 "dentry=v6.10,dcount=dlock,lockref-retry=unbounded,"
+				 "fref=inc-not-zero,file=v6.12,files=shared-lock,"
+				 "alloc-fd=v6.10,nr-open=4096,dcache-max-unused=10,hash-shift=8",
+				 err, sizeof(err)),
+		0);
 	ck_assert_str_eq(cfg.dentry_layout, "v6.10");
 	ck_assert_str_eq(cfg.file_layout, "v6.12");
 	ck_assert_str_eq(cfg.files_layout, "shared-lock");
@@ -625,8 +626,8 @@ START_TEST(test_variants_same_semantics)
 		run_script(spec, &got);
 		ck_assert_int_eq(got.n, ref.n);
 		for (int k = 0; k < ref.n; k++)
-			ck_assert_msg(got.v[k] == ref.v[k], "%s: value %d is %ld, default %ld", spec,
-				      k, got.v[k], ref.v[k]);
+			ck_assert_msg(got.v[k] == ref.v[k], "%s: value %d is %ld, default %ld",
+				      spec, k, got.v[k], ref.v[k]);
 	}
 }
 END_TEST

@@ -10,9 +10,9 @@
  */
 #include "tests/vfs_test.h"
 
-#define WALK_ITERS 4000
-#define MUTATE_ITERS 800
-#define FD_ITERS 5000
+#define WALK_ITERS 10000
+#define MUTATE_ITERS 2000
+#define FD_ITERS 10000
 #define NWORKERS 3
 
 /* Per-thread tallies: results by errno, and the first unexpected one. */
@@ -50,10 +50,10 @@ static void no_other(const struct tally *t, int i)
 
 struct walker {
 	struct task *t;
-	int role;		/* 0: walker, 1: mutator */
+	int role; /* 0: walker, 1: mutator */
 	unsigned long ino_f, ino_g;
 	struct tally res;
-	long wrong_file;	/* an open of .../f that found another inode */
+	long wrong_file; /* an open of .../f that found another inode */
 	long mutate_fail;
 	long mutate_first;
 	int mutate_step;
@@ -184,7 +184,7 @@ END_TEST
 
 struct churner {
 	struct task *t;
-	int role;		/* 0: stat the stable names, 1: churn siblings */
+	int role; /* 0: stat the stable names, 1: churn siblings */
 	long bad, first_bad, ok;
 };
 
@@ -406,7 +406,7 @@ END_TEST
 
 struct fstatter {
 	struct task *t;
-	int role;		/* 0: fstat fd 5, 1: swap fd 5 between f and g */
+	int role; /* 0: fstat fd 5, 1: swap fd 5 between f and g */
 	unsigned long ino_f, ino_g;
 	long ok, bad;
 };
@@ -489,7 +489,7 @@ END_TEST
 
 struct grower {
 	struct task *t;
-	int role;		/* 0: grow to GROW_FDS fds, 1: churn a few */
+	int role; /* 0: grow to GROW_FDS fds, 1: churn a few */
 	char path[16];
 	unsigned long ino;
 	int fds[GROW_FDS];
@@ -543,7 +543,7 @@ START_TEST(test_expand_while_installing)
 	uint64_t before[VFS_EV_NR], after[VFS_EV_NR];
 
 	vt_begin(&e, "");
-	for (int round = 0; round < 3; round++) {
+	for (int round = 0; round < 5; round++) {
 		/* A new process: a fresh 64-slot table to grow. */
 		leader = task_fork(e.t, 0);
 		ck_assert_ptr_nonnull(leader);

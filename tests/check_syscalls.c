@@ -112,7 +112,8 @@ END_TEST
 /*
  * tmpfs finds holes: SEEK_DATA skips to the first page with data and
  * SEEK_HOLE stops at the first page without. Linux 6.18 on /dev/shm:
- * SEEK_DATA(0) = 1048576, SEEK_HOLE(0) = 0, SEEK_HOLE(1048581) = 1052672.
+ * SEEK_DATA(0) = 1048576, SEEK_HOLE(0) = 0, SEEK_HOLE(1048576) = 1048577 (the
+ * size), and after ftruncate to 3 MiB, SEEK_HOLE(1048581) = 1052672.
  */
 START_TEST(test_seek_data_hole_sparse)
 {
@@ -124,7 +125,8 @@ START_TEST(test_seek_data_hole_sparse)
 	VT_EQ(sys_pwrite64(e.t, fd, "x", 1, 1 << 20), 1);
 	VT_EQ(sys_lseek(e.t, fd, 0, SEEK_DATA), 1 << 20);
 	VT_EQ(sys_lseek(e.t, fd, 0, SEEK_HOLE), 0);
-	VT_EQ(sys_lseek(e.t, fd, (1 << 20) + 5, SEEK_HOLE), (1 << 20) + 1);
+	VT_EQ(sys_lseek(e.t, fd, 1 << 20, SEEK_HOLE), (1 << 20) + 1);
+	VT_EQ(sys_lseek(e.t, fd, (1 << 20) + 5, SEEK_HOLE), -ENXIO);
 	VT_EQ(sys_ftruncate(e.t, fd, 3 << 20), 0);
 	VT_EQ(sys_lseek(e.t, fd, (1 << 20) + 5, SEEK_HOLE), (1 << 20) + PAGE);
 	VT_EQ(sys_lseek(e.t, fd, (1 << 20) + PAGE, SEEK_DATA), -ENXIO);
@@ -151,6 +153,21 @@ START_TEST(test_st_blocks_sparse)
 	VT_EQ(sys_ftruncate(e.t, fd, 3 << 20), 0);
 	VT_EQ(sys_fstat(e.t, fd, &st), 0);
 	ck_assert_int_eq(st.st_blocks, 16);
+	VT_EQ(sys_ftruncate(e.t, fd, 100), 0);
+	VT_EQ(sys_fstat(e.t, fd, &st), 0);
+	ck_assert_int_eq(st.st_blocks, 8);
+	VT_EQ(sys_ftruncate(e.t, fd, 0), 0);
+	VT_EQ(sys_fstat(e.t, fd, &st), 0);
+	ck_assert_int_eq(st.st_blocks, 0);
+	/* fallocate allocates, KEEP_SIZE too (Linux 6.18: 16, then 24). */
+	VT_EQ(sys_fallocate(e.t, fd, 0, 0, 2 * PAGE), 0);
+	VT_EQ(sys_fstat(e.t, fd, &st), 0);
+	ck_assert_int_eq(st.st_size, 2 * PAGE);
+	ck_assert_int_eq(st.st_blocks, 16);
+	VT_EQ(sys_fallocate(e.t, fd, FALLOC_FL_KEEP_SIZE, 2 * PAGE, PAGE), 0);
+	VT_EQ(sys_fstat(e.t, fd, &st), 0);
+	ck_assert_int_eq(st.st_size, 2 * PAGE);
+	ck_assert_int_eq(st.st_blocks, 24);
 	VT_EQ(sys_close(e.t, fd), 0);
 	vt_end(&e);
 }
@@ -170,7 +187,7 @@ START_TEST(test_append)
 	VT_EQ(sys_lseek(e.t, a, 0, SEEK_SET), 0);
 	VT_EQ(sys_write(e.t, a, "A", 1), 1);
 	VT_EQ(sys_lseek(e.t, a, 0, SEEK_CUR), 11);
-	VT_EQ(sys_write(e.t, w, "ab", 2), 2);	/* at 0 */
+	VT_EQ(sys_write(e.t, w, "ab", 2), 2); /* at 0 */
 	VT_EQ(sys_write(e.t, a, "B", 1), 1);
 	VT_EQ(sys_lseek(e.t, a, 0, SEEK_CUR), 12);
 	/* Linux: pwrite on an O_APPEND file appends too; f_pos stays. */
@@ -433,6 +450,11 @@ START_TEST(test_getcwd)
 	VT_EQ(sys_rename(e.t, "/zz/b", "/b2"), 0);
 	VT_EQ(sys_getcwd(e.t, buf, sizeof(buf)), 6);
 	ck_assert_str_eq(buf, "/b2/c");
+	/* The path is the dentries', not the one chdir() was given. */
+	VT_EQ(sys_symlink(e.t, "/b2/c", "/link"), 0);
+	VT_EQ(sys_chdir(e.t, "/link/."), 0);
+	VT_EQ(sys_getcwd(e.t, buf, sizeof(buf)), 6);
+	ck_assert_str_eq(buf, "/b2/c");
 	VT_EQ(sys_getcwd(e.t, buf, 5), -ERANGE);
 	VT_EQ(sys_getcwd(e.t, buf, 6), 6);
 	/* Removed: getcwd is ENOENT, "." still stats, nothing can be created. */
@@ -541,7 +563,7 @@ START_TEST(test_fifo)
 	/* A non-blocking writer needs a reader. */
 	VT_EQ(sys_open(e.t, "/fifo", O_WRONLY | O_NONBLOCK, 0), -ENXIO);
 	r = VT_OK(sys_open(e.t, "/fifo", O_RDONLY | O_NONBLOCK, 0));
-	VT_EQ(sys_read(e.t, r, buf, sizeof(buf)), 0);	/* no writer: EOF */
+	VT_EQ(sys_read(e.t, r, buf, sizeof(buf)), 0); /* no writer: EOF */
 	w = VT_OK(sys_open(e.t, "/fifo", O_WRONLY | O_NONBLOCK, 0));
 	VT_EQ(sys_read(e.t, r, buf, sizeof(buf)), -EAGAIN);
 	VT_EQ(sys_write(e.t, w, "abc", 3), 3);
@@ -581,13 +603,13 @@ START_TEST(test_tmpfile)
 	before = vt_inuse(e.v);
 	tf = VT_OK(sys_open(e.t, "/d", O_TMPFILE | O_RDWR, 0666));
 	VT_EQ(sys_fstat(e.t, tf, &st), 0);
-	ck_assert_uint_eq(st.st_mode, S_IFREG | 0644);	/* umask 022 */
+	ck_assert_uint_eq(st.st_mode, S_IFREG | 0644); /* umask 022 */
 	ck_assert_uint_eq(st.st_nlink, 0);
 	VT_EQ(sys_write(e.t, tf, "hello", 5), 5);
 	/* Nameless: the directory lists nothing. */
 	dfd = VT_OK(sys_open(e.t, "/d", O_RDONLY | O_DIRECTORY, 0));
 	len = VT_OK(sys_getdents64(e.t, dfd, buf, sizeof(buf)));
-	ck_assert_int_eq(len, 24 + 24);	/* "." and ".." */
+	ck_assert_int_eq(len, 24 + 24); /* "." and ".." */
 	/* linkat(fd, "", AT_EMPTY_PATH) gives it names. */
 	VT_EQ(sys_linkat(e.t, tf, "", AT_FDCWD, "/d/named", AT_EMPTY_PATH), 0);
 	VT_EQ(sys_stat(e.t, "/d/named", &st), 0);
@@ -661,6 +683,7 @@ static Suite *syscalls_suite(void)
 	tcase_add_test(tc, test_sparse_read_zeros);
 	tcase_add_test(tc, test_append);
 	tcase_add_test(tc, test_truncate);
+	tcase_add_test(tc, test_st_blocks_sparse);
 	tcase_add_test(tc, test_getdents_stable);
 	tcase_add_test(tc, test_getdents_seek_to_d_off);
 	tcase_add_test(tc, test_getcwd);
@@ -671,7 +694,6 @@ static Suite *syscalls_suite(void)
 	suite_add_tcase(s, tc);
 	/* Where vfslab answered differently from Linux when written. */
 	tcase_add_test(bugs, test_seek_data_hole_sparse);
-	tcase_add_test(bugs, test_st_blocks_sparse);
 	tcase_add_test(bugs, test_read_directory);
 	tcase_add_test(bugs, test_tmpfile_flink_unprivileged);
 	suite_add_tcase(s, bugs);

@@ -17,6 +17,7 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/cmd_fstest.c \
 	%D%/cmd_layout.c \
 	%D%/cmd_shell.c \
+	%D%/cmd_torture.c \
 	%D%/cmd_walk.c \
 	%D%/fstest.c \
 	%D%/fstest.h \

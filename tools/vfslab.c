@@ -30,6 +30,7 @@ static const struct command commands[] = {
 	{ "shell", cmd_shell, "the fstest language interactively, and commands to look inside" },
 	{ "walk", cmd_walk, "trace one path walk step by step (RCU walk, d_seq, fallbacks)" },
 	{ "layout", cmd_layout, "print struct layouts pahole-style; list presets" },
+	{ "torture", cmd_torture, "random concurrent syscalls with invariant checks; shrinks failures" },
 	{ "help", cmd_help, "show help for vfslab or a command" },
 };
 

@@ -100,8 +100,8 @@ static int ck_live_dentry(struct vfs *v, struct dentry *d, const char *who, bool
 		flags = d_flags(v, d);
 	} while (read_seqcount_retry(dentry_seq(v, d), seq));
 	if ((flags & DCACHE_ENTRY_TYPE) != type_for_inode(inode))
-		return ck_fail(err, len, "%s: dentry %s has type 0x%x but inode %lu (mode 0%o)", who,
-			       ck_path(v, d, p, sizeof(p)), flags & DCACHE_ENTRY_TYPE,
+		return ck_fail(err, len, "%s: dentry %s has type 0x%x but inode %lu (mode 0%o)",
+			       who, ck_path(v, d, p, sizeof(p)), flags & DCACHE_ENTRY_TYPE,
 			       inode ? inode->i_ino : 0, inode ? inode->i_mode : 0);
 	if (want_positive && !inode)
 		return ck_fail(err, len, "%s: dentry %s is negative", who,
@@ -124,8 +124,8 @@ static int ck_held_file(struct vfs *v, struct file *f, int fd, char *err, size_t
 	if (ck_live_dentry(v, d, who, true, err, len))
 		return -1;
 	if (d_inode(v, d) != file_inode(v, f))
-		return ck_fail(err, len, "%s: file's inode %lu is not its dentry %s's inode %lu", who,
-			       file_inode(v, f)->i_ino, ck_path(v, d, p, sizeof(p)),
+		return ck_fail(err, len, "%s: file's inode %lu is not its dentry %s's inode %lu",
+			       who, file_inode(v, f)->i_ino, ck_path(v, d, p, sizeof(p)),
 			       d_inode(v, d)->i_ino);
 	return 0;
 }
@@ -304,15 +304,17 @@ static int ck_walk_tree(struct ck *c)
 				       "d_children",
 				       ck_dpath(c, d, p), d_count(v, d));
 		for (n = dentry_children(v, d)->first; n; n = n->next) {
-			struct dentry *child = (struct dentry *)((char *)n - v->dl.off[DENTRY_F_d_sib]);
+			struct dentry *child =
+				(struct dentry *)((char *)n - v->dl.off[DENTRY_F_d_sib]);
 
 			if (d_parent(v, child) != d) {
 				char q[CK_PATH_MAX];
 
-				return ck_fail(c->err, c->len,
-					       "%s is on the d_children of %s but its d_parent is %s",
-					       ck_dpath(c, child, p), ck_dpath(c, d, q),
-					       ck_path(v, d_parent(v, child), q, sizeof(q)));
+				return ck_fail(
+					c->err, c->len,
+					"%s is on the d_children of %s but its d_parent is %s",
+					ck_dpath(c, child, p), ck_dpath(c, d, q),
+					ck_path(v, d_parent(v, child), q, sizeof(q)));
 			}
 			if (c->nd >= CK_MAX_DENTRIES)
 				return ck_fail(c->err, c->len,
@@ -444,11 +446,14 @@ static int ck_dentry(struct ck *c, size_t i)
 		const struct qstr *q = dentry_name(v, d);
 		struct qstr name = *q;
 
-		if (!q->len || q->len > NAME_MAX_LEN || memchr(q->name, '/', q->len) ||
-		    memchr(q->name, '\0', q->len) || q->name[q->len])
+		/* The O_TMPFILE dentry is named "/" and never hashed. */
+		bool tmpfile = !hashed && q->len == 1 && q->name[0] == '/';
+
+		if (!q->len || q->len > NAME_MAX_LEN ||
+		    (!tmpfile && memchr(q->name, '/', q->len)) || memchr(q->name, '\0', q->len) ||
+		    q->name[q->len])
 			return ck_fail(c->err, c->len, "%s: malformed d_name (len %u)",
 				       ck_dpath(c, d, p), q->len);
-		/* The O_TMPFILE dentry is named "/" and never hashed. */
 		if (hashed && q->hash != full_name_hash(parent, (const char *)q->name, q->len))
 			return ck_fail(c->err, c->len,
 				       "%s: d_name.hash 0x%08x is not the hash of its name under "
@@ -462,10 +467,11 @@ static int ck_dentry(struct ck *c, size_t i)
 			found = __d_lookup_rcu(v, parent, &name, &seq);
 			rcu_read_unlock();
 			if (found != d)
-				return ck_fail(c->err, c->len,
-					       "%s is hashed but a lookup under its parent finds %s",
-					       ck_dpath(c, d, p),
-					       found ? "another dentry of that name" : "nothing");
+				return ck_fail(
+					c->err, c->len,
+					"%s is hashed but a lookup under its parent finds %s",
+					ck_dpath(c, d, p),
+					found ? "another dentry of that name" : "nothing");
 		}
 	}
 	if (count != want)
@@ -537,9 +543,10 @@ static int ck_inodes(struct ck *c)
 			return ck_fail(c->err, c->len, "directory %s is unhashed but not S_DEAD",
 				       ck_dpath(c, e->d, p));
 		if (inode->i_nlink != want_nlink)
-			return ck_fail(c->err, c->len,
-				       "directory %s has i_nlink %u, expected %u (%u subdirectories)",
-				       ck_dpath(c, e->d, p), inode->i_nlink, want_nlink, e->subdirs);
+			return ck_fail(
+				c->err, c->len,
+				"directory %s has i_nlink %u, expected %u (%u subdirectories)",
+				ck_dpath(c, e->d, p), inode->i_nlink, want_nlink, e->subdirs);
 		if (inode->i_size != want_size)
 			return ck_fail(c->err, c->len,
 				       "directory %s has i_size %lld, expected %lld (%u entries)",

@@ -21,7 +21,7 @@ static inline bool fref_is_file_ref(const struct vfs *v)
 
 /* Models alloc_file() + do_dentry_open()'s f_mode setup; takes the path ref. */
 struct file *alloc_file(struct vfs *v, const struct path *path, unsigned int flags,
-			const struct file_operations *fop)
+			const struct file_operations *fop, const struct cred *cred)
 {
 	struct file *f = kmem_cache_alloc(v->file_cache);
 	struct inode *inode = d_inode(v, path->dentry);
@@ -54,11 +54,12 @@ struct file *alloc_file(struct vfs *v, const struct path *path, unsigned int fla
 			fmode |= FMODE_CAN_WRITE;
 	}
 	*file_mode(v, f) = fmode;
-	*file_flags(v, f) = flags & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC);
+	*file_flags(v, f) = flags & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC);
 	*file_path(v, f) = *path;
 	*file_inodep(v, f) = inode;
 	*file_mapping(v, f) = inode;
 	*file_op(v, f) = fop;
+	*file_cred(v, f) = cred->id; /* the opener's: linkat(AT_EMPTY_PATH) compares */
 	spin_lock_init(file_lock(v, f));
 	mutex_init(file_pos_lock(v, f));
 	/* The count goes last: once it reads live, lookups may take refs. */

@@ -75,8 +75,7 @@ void vfs_inspect_fdtable(struct task *t, struct fdtable_info *out)
 	spin_unlock(files_file_lock(v, files));
 }
 
-int vfs_inspect_caches(struct vfs *v, struct vfs_cache_info *out, int max,
-		       unsigned long *nr_unused)
+int vfs_inspect_caches(struct vfs *v, struct vfs_cache_info *out, int max, unsigned long *nr_unused)
 {
 	struct kmem_cache *caches[] = { v->dentry_cache, v->inode_cache, v->file_cache,
 					v->files_cache };

@@ -71,7 +71,13 @@ struct path {
 	struct dentry *dentry;
 };
 
+/*
+ * A task's credentials. The kernel shares one struct cred between a parent
+ * and its fork until one of them changes it; vfslab copies them and keeps
+ * that identity as id (same id = the kernel's same cred pointer).
+ */
 struct cred {
+	unsigned long id;
 	uid_t uid, euid, fsuid;
 	gid_t gid, egid, fsgid;
 	int ngroups;
@@ -126,6 +132,7 @@ struct vfs {
 	struct list_head tasks;
 	int next_pid;
 	unsigned long next_ino;
+	unsigned long next_cred_id;
 };
 
 /* ---- run-time layout accessors ---- */
@@ -377,6 +384,7 @@ long shmem_read(struct inode *inode, void *buf, size_t count, long long pos);
 long shmem_write(struct inode *inode, const void *buf, size_t count, long long pos);
 int shmem_setsize(struct inode *inode, long long size);
 int shmem_fallocate(struct inode *inode, long long off, long long len);
+long long shmem_seek_hole_data(struct inode *inode, long long offset, int whence);
 void shmem_evict(struct inode *inode);
 int shmem_symlink_body(struct inode *inode, const char *target);
 int fifo_open(struct inode *inode, unsigned int fmode, unsigned int flags);
@@ -409,7 +417,7 @@ extern const struct file_operations fifo_operations;
 extern const struct file_operations path_operations;
 
 struct file *alloc_file(struct vfs *v, const struct path *path, unsigned int flags,
-			const struct file_operations *fop);
+			const struct file_operations *fop, const struct cred *cred);
 bool file_get_rcu(struct vfs *v, struct file *f); /* fget's refcount step */
 void get_file(struct vfs *v, struct file *f);
 void fput(struct vfs *v, struct file *f);

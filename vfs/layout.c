@@ -251,11 +251,15 @@ int layout_parse(struct layout *l, enum layout_struct s, const char *text, const
 	layout_reset(l, s);
 	snprintf(l->name, sizeof(l->name), "%s", origin);
 
-	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	for (line = copy; line; line = save) {
 		char *w[8];
 		int n, idx;
 		unsigned int v, size, at;
 
+		/* Line by line, blank ones included, so numbers match the file. */
+		save = strchr(line, '\n');
+		if (save)
+			*save++ = '\0';
 		lineno++;
 		n = split_words(line, w, 8);
 		if (!n)
@@ -359,6 +363,7 @@ int layout_parse(struct layout *l, enum layout_struct s, const char *text, const
 		}
 		l->off[idx] = at;
 		l->slot[idx] = size;
+		l->line[idx] = lineno;
 		if (at + size > pos)
 			pos = at + size;
 		placed++;
@@ -381,9 +386,20 @@ out:
 	return ret;
 }
 
+/* "origin:line" for a field placed by a layout file's line, else "origin". */
+static const char *where(const struct layout *l, unsigned int i, char *buf, size_t len)
+{
+	if (l->line[i])
+		snprintf(buf, len, "%s:%u", l->name, l->line[i]);
+	else
+		snprintf(buf, len, "%s", l->name);
+	return buf;
+}
+
 int layout_validate(const struct layout *l, char *err, size_t errlen)
 {
 	const struct layout_desc *d = l->desc;
+	char at[LAYOUT_NAME_MAX + 16];
 
 	for (unsigned int i = 0; i < d->nr_fields; i++) {
 		const struct layout_field_desc *f = &d->fields[i];
@@ -392,21 +408,23 @@ int layout_validate(const struct layout *l, char *err, size_t errlen)
 			return fail(err, errlen, "%s: field '%s' has no offset", l->name, f->name);
 		if (l->off[i] % f->align)
 			return fail(err, errlen,
-				    "%s: field '%s' at offset %u is not %u-byte aligned", l->name,
-				    f->name, l->off[i], f->align);
+				    "%s: field '%s' at offset %u is not %u-byte aligned",
+				    where(l, i, at, sizeof(at)), f->name, l->off[i], f->align);
 		if (l->slot[i] < f->size)
-			return fail(err, errlen, "%s: field '%s' slot of %u bytes < %u", l->name,
-				    f->name, l->slot[i], f->size);
+			return fail(err, errlen, "%s: field '%s' slot of %u bytes < %u",
+				    where(l, i, at, sizeof(at)), f->name, l->slot[i], f->size);
 		if (l->off[i] + l->slot[i] > l->size)
 			return fail(err, errlen, "%s: field '%s' ends past the object (%u > %u)",
-				    l->name, f->name, l->off[i] + l->slot[i], l->size);
+				    where(l, i, at, sizeof(at)), f->name, l->off[i] + l->slot[i],
+				    l->size);
 		for (unsigned int j = 0; j < i; j++) {
 			if (l->off[i] < l->off[j] + l->slot[j] &&
 			    l->off[j] < l->off[i] + l->slot[i])
-				return fail(err, errlen,
-					    "%s: fields '%s' (%u+%u) and '%s' (%u+%u) overlap",
-					    l->name, d->fields[j].name, l->off[j], l->slot[j],
-					    f->name, l->off[i], l->slot[i]);
+				return fail(
+					err, errlen, "%s: field '%s' (%u+%u) overlaps '%s' (%u+%u)",
+					where(l, l->line[i] >= l->line[j] ? i : j, at, sizeof(at)),
+					f->name, l->off[i], l->slot[i], d->fields[j].name,
+					l->off[j], l->slot[j]);
 		}
 	}
 	if (l->size > 4096)

@@ -81,6 +81,7 @@ struct layout {
 	unsigned short off[LAYOUT_MAX_FIELDS];
 	unsigned short slot[LAYOUT_MAX_FIELDS];
 	char alias[LAYOUT_MAX_FIELDS][24]; /* printed name, or "" */
+	unsigned short line[LAYOUT_MAX_FIELDS]; /* layout-file line, 0 if none */
 	unsigned int nr_pads;
 	struct {
 		unsigned short off, size;

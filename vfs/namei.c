@@ -1145,9 +1145,21 @@ long sys_linkat(struct task *t, int olddfd, const char *oldname, int newdfd, con
 	if (flags & AT_SYMLINK_FOLLOW)
 		how |= LOOKUP_FOLLOW;
 	if (flags & AT_EMPTY_PATH) {
-		if (!capable(&t->cred))
-			return -ENOENT;
 		how |= LOOKUP_EMPTY;
+		/*
+		 * Since 6.10 an empty path links the file behind olddfd if the
+		 * caller opened it (the same credentials) or may search anything
+		 * (CAP_DAC_READ_SEARCH); otherwise it is as if it did not exist.
+		 */
+		if (oldname && !*oldname && olddfd >= 0) {
+			struct fd f = fdget_raw(t, olddfd);
+			bool denied = fd_file(f) && *file_cred(v, fd_file(f)) != t->cred.id &&
+				      !capable(&t->cred);
+
+			fdput(t, f);
+			if (denied)
+				return -ENOENT;
+		}
 	}
 	error = user_path_at(t, olddfd, oldname, how, &old_path, NULL);
 	if (error)
@@ -1650,7 +1662,7 @@ static int vfs_open(struct task *t, const struct path *path, int flags, struct f
 			return -ENXIO;
 		}
 	}
-	f = alloc_file(v, path, flags, fop);
+	f = alloc_file(v, path, flags, fop, &t->cred);
 	if (!f)
 		return -ENFILE;
 	path_get(v, path);

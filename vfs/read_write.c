@@ -24,12 +24,11 @@ static long vfs_read(struct vfs *v, struct file *f, void *buf, size_t count, lon
 		return -EINVAL;
 	if (*pos < 0)
 		return -EINVAL;
+	if (count && !buf)
+		return -EFAULT;
 	if (count > MAX_RW_COUNT)
 		count = MAX_RW_COUNT;
-	if (!count)
-		return 0;
-	if (!buf)
-		return -EFAULT;
+	/* Even a zero-length read goes to the file: a directory says EISDIR. */
 	return (*file_op(v, f))->read(v, f, buf, count, pos);
 }
 
@@ -43,12 +42,10 @@ static long vfs_write(struct vfs *v, struct file *f, const void *buf, size_t cou
 		return -EINVAL;
 	if (*pos < 0)
 		return -EINVAL;
+	if (count && !buf)
+		return -EFAULT;
 	if (count > MAX_RW_COUNT)
 		count = MAX_RW_COUNT;
-	if (!count)
-		return 0;
-	if (!buf)
-		return -EFAULT;
 	return (*file_op(v, f))->write(v, f, buf, count, pos);
 }
 
@@ -65,7 +62,7 @@ long sys_read(struct task *t, int fd, void *buf, size_t count)
 	ret = vfs_read(t->vfs, file, buf, count, &pos);
 	if (ret >= 0) {
 		*file_pos(t->vfs, file) = pos;
-		if (ret > 0)	/* fsnotify_access() */
+		if (ret > 0) /* fsnotify_access() */
 			fsnotify_parent(t->vfs, file_path(t->vfs, file)->dentry);
 	}
 	fdput_pos(t, f);
@@ -128,8 +125,8 @@ long sys_pwrite64(struct task *t, int fd, const void *buf, size_t count, off_t p
 }
 
 /*
- * Models generic_file_llseek() for files (with shmem's SEEK_DATA/HOLE on a
- * file without holes) and offset_dir_llseek() for directories.
+ * Models generic_file_llseek() for files (with shmem's page-granular
+ * SEEK_DATA/SEEK_HOLE) and offset_dir_llseek() for directories.
  */
 static long long vfs_llseek(struct vfs *v, struct file *f, long long offset, int whence)
 {
@@ -166,13 +163,10 @@ static long long vfs_llseek(struct vfs *v, struct file *f, long long offset, int
 		offset += size;
 		break;
 	case SEEK_DATA:
-		if (offset < 0 || offset >= size)
-			return -ENXIO;
-		break;
 	case SEEK_HOLE:
-		if (offset < 0 || offset >= size)
-			return -ENXIO;
-		offset = size;
+		offset = shmem_seek_hole_data(inode, offset, whence);
+		if (offset < 0)
+			return offset;
 		break;
 	default:
 		return -EINVAL;

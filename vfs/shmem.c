@@ -185,6 +185,33 @@ long shmem_write(struct inode *inode, const void *buf, size_t count, long long p
 	return done;
 }
 
+/*
+ * Models shmem_file_llseek()'s SEEK_DATA/SEEK_HOLE (mapping_seek_hole_data()):
+ * data is whatever page exists, a hole whatever page does not; the end of
+ * the file is a hole. -ENXIO at or past the end.
+ */
+long long shmem_seek_hole_data(struct inode *inode, long long offset, int whence)
+{
+	long long size = READ_ONCE(inode->i_size);
+	struct shmem_pages *pages;
+	unsigned long idx;
+
+	if (offset < 0 || offset >= size)
+		return -ENXIO;
+	rcu_read_lock();
+	pages = rcu_dereference(inode->i_pages);
+	for (idx = offset / SHMEM_PAGE_SIZE; (long long)idx * SHMEM_PAGE_SIZE < size; idx++) {
+		bool present = pages && idx < pages->nr && rcu_dereference(pages->p[idx]);
+
+		if (present == (whence == SEEK_DATA))
+			break;
+	}
+	rcu_read_unlock();
+	if ((long long)idx * SHMEM_PAGE_SIZE >= size)
+		return whence == SEEK_DATA ? -ENXIO : size;
+	return max_t(long long, offset, (long long)idx *SHMEM_PAGE_SIZE);
+}
+
 /* Models shmem_setattr(ATTR_SIZE): drop pages past the end; inode_lock held. */
 int shmem_setsize(struct inode *inode, long long size)
 {
@@ -397,6 +424,8 @@ static long fifo_write(struct vfs *v, struct file *f, const void *buf, size_t n,
 	size_t done = 0;
 
 	(void)pos;
+	if (!n)
+		return 0; /* pipe_write(): nothing to write, not even EPIPE */
 	spin_lock(&p->lock);
 	if (!p->readers) {
 		spin_unlock(&p->lock);

@@ -43,6 +43,16 @@ static void put_fs_struct(struct vfs *v, struct fs_struct *fs)
 	kmem_cache_free(v->fs_cache, fs);
 }
 
+static unsigned long new_cred_id(struct vfs *v)
+{
+	unsigned long id;
+
+	spin_lock(&v->task_lock);
+	id = ++v->next_cred_id;
+	spin_unlock(&v->task_lock);
+	return id;
+}
+
 static struct task *task_alloc(struct vfs *v)
 {
 	struct task *t = kmem_cache_zalloc(v->task_cache);
@@ -76,6 +86,7 @@ struct task *task_create_init(struct vfs *v)
 	if (!t)
 		return NULL;
 	t->tgid = t->pid;
+	t->cred.id = new_cred_id(v);
 	t->rlim_nofile_cur = INIT_NOFILE_CUR;
 	t->rlim_nofile_max = INIT_NOFILE_MAX;
 	t->fs = fs_alloc(v, &root, &root, 022);
@@ -148,6 +159,7 @@ int task_set_creds(struct task *t, uid_t ruid, uid_t euid, gid_t rgid, gid_t egi
 {
 	if (ngroups < 0 || ngroups > TASK_NGROUPS_MAX)
 		return -EINVAL;
+	t->cred.id = new_cred_id(t->vfs); /* new creds: a new identity */
 	t->cred.uid = ruid;
 	t->cred.euid = t->cred.fsuid = euid;
 	t->cred.gid = rgid;

@@ -176,12 +176,13 @@ void vfs_config_describe(const struct vfs_config *cfg, char *buf, size_t len)
 	else
 		snprintf(retry, sizeof(retry), "%u", cfg->lockref_retry);
 	snprintf(buf, len,
-		 "dentry=%s,file=%s,files=%s,dcount=%s,lockref-retry=%s,fref=%s,alloc-fd=%s%s",
+		 "dentry=%s,file=%s,files=%s,dcount=%s,lockref-retry=%s,fref=%s,alloc-fd=%s,"
+		 "nr-open=%u,dcache-max-unused=%lu,hash-shift=%u,fsnotify-parent=%s",
 		 cfg->dentry_layout[0] ? cfg->dentry_layout : layout_default_name(LS_DENTRY),
 		 cfg->file_layout[0] ? cfg->file_layout : layout_default_name(LS_FILE),
 		 cfg->files_layout[0] ? cfg->files_layout : layout_default_name(LS_FILES),
 		 cfg->dcount == DCOUNT_DLOCK ? "dlock" : "lockref", retry,
 		 cfg->fref == FREF_INC_NOT_ZERO ? "inc-not-zero" : "file_ref",
-		 cfg->alloc_fd == ALLOC_FD_V610 ? "v6.10" : "v6.13",
-		 cfg->fsnotify_parent ? ",fsnotify-parent=on" : "");
+		 cfg->alloc_fd == ALLOC_FD_V610 ? "v6.10" : "v6.13", cfg->nr_open,
+		 cfg->dentry_unused_max, cfg->d_hash_shift, cfg->fsnotify_parent ? "on" : "off");
 }

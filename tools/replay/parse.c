@@ -1,0 +1,1581 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The strace log parser. Lines look like
+ *
+ *   [pid  123] 12:34:56.789012 openat(AT_FDCWD</cwd>, "f", O_RDONLY) = 3</cwd/f> <0.000012>
+ *
+ * with the pid as "[pid N] " (strace -f to a terminal) or "N " (-f -o), an
+ * optional -t/-tt/-ttt/-r timestamp, -y decorations after descriptors and
+ * a -T duration. A call interrupted by another pid's output is split into
+ * "NAME(args <unfinished ...>" and "<... NAME resumed>rest", joined here by
+ * pid. Calls are ordered where they completed (their result line), except
+ * clone and its kin, which are placed where they started: the child may
+ * print before its parent's clone returns.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lib/compiler.h"
+#include "tools/replay/replay.h"
+#include "vfs/vfs.h"
+
+/* ---- symbols strace prints in flag expressions ---- */
+
+struct sym {
+	const char *name;
+	long value;
+};
+
+#define S(x) { #x, (long)(x) }
+static const struct sym syms[] = {
+	S(O_RDONLY),
+	S(O_WRONLY),
+	S(O_RDWR),
+	S(O_CREAT),
+	S(O_EXCL),
+	S(O_NOCTTY),
+	S(O_TRUNC),
+	S(O_APPEND),
+	S(O_NONBLOCK),
+	S(O_NDELAY),
+	S(O_DSYNC),
+	S(O_SYNC),
+	S(O_RSYNC),
+	S(O_DIRECT),
+	S(O_LARGEFILE),
+	S(O_DIRECTORY),
+	S(O_NOFOLLOW),
+	S(O_NOATIME),
+	S(O_CLOEXEC),
+	S(O_PATH),
+	S(O_TMPFILE),
+	S(O_ASYNC),
+	{ "FASYNC", O_ASYNC },
+	S(AT_FDCWD),
+	S(AT_SYMLINK_NOFOLLOW),
+	S(AT_REMOVEDIR),
+	S(AT_SYMLINK_FOLLOW),
+	S(AT_NO_AUTOMOUNT),
+	S(AT_EMPTY_PATH),
+	S(AT_EACCESS),
+	S(AT_STATX_SYNC_AS_STAT),
+	S(AT_STATX_FORCE_SYNC),
+	S(AT_STATX_DONT_SYNC),
+	{ "AT_RECURSIVE", 0x8000 },
+	S(F_OK),
+	S(R_OK),
+	S(W_OK),
+	S(X_OK),
+	S(SEEK_SET),
+	S(SEEK_CUR),
+	S(SEEK_END),
+	S(SEEK_DATA),
+	S(SEEK_HOLE),
+	S(F_DUPFD),
+	S(F_GETFD),
+	S(F_SETFD),
+	S(F_GETFL),
+	S(F_SETFL),
+	S(F_GETLK),
+	S(F_SETLK),
+	S(F_SETLKW),
+	S(F_SETOWN),
+	S(F_GETOWN),
+	S(F_SETSIG),
+	S(F_GETSIG),
+	S(F_SETLEASE),
+	S(F_GETLEASE),
+	S(F_NOTIFY),
+	S(F_DUPFD_CLOEXEC),
+	S(F_SETPIPE_SZ),
+	S(F_GETPIPE_SZ),
+	S(F_OFD_GETLK),
+	S(F_OFD_SETLK),
+	S(F_OFD_SETLKW),
+	{ "F_ADD_SEALS", 1033 },
+	{ "F_GET_SEALS", 1034 },
+	S(FD_CLOEXEC),
+	S(RENAME_NOREPLACE),
+	S(RENAME_EXCHANGE),
+	S(RENAME_WHITEOUT),
+	{ "CLOSE_RANGE_UNSHARE", CLOSE_RANGE_UNSHARE },
+	{ "CLOSE_RANGE_CLOEXEC", CLOSE_RANGE_CLOEXEC },
+	S(S_IFREG),
+	S(S_IFDIR),
+	S(S_IFLNK),
+	S(S_IFCHR),
+	S(S_IFBLK),
+	S(S_IFIFO),
+	S(S_IFSOCK),
+	S(S_ISUID),
+	S(S_ISGID),
+	S(S_ISVTX),
+	S(S_IRWXU),
+	S(S_IRUSR),
+	S(S_IWUSR),
+	S(S_IXUSR),
+	S(S_IRWXG),
+	S(S_IRGRP),
+	S(S_IWGRP),
+	S(S_IXGRP),
+	S(S_IRWXO),
+	S(S_IROTH),
+	S(S_IWOTH),
+	S(S_IXOTH),
+	S(UTIME_NOW),
+	S(UTIME_OMIT),
+	{ "FALLOC_FL_KEEP_SIZE", 0x01 },
+	{ "FALLOC_FL_PUNCH_HOLE", 0x02 },
+	{ "FALLOC_FL_ZERO_RANGE", 0x10 },
+	S(CLONE_VM),
+	S(CLONE_FS),
+	S(CLONE_FILES),
+	S(CLONE_SIGHAND),
+	S(CLONE_PIDFD),
+	S(CLONE_PTRACE),
+	S(CLONE_VFORK),
+	S(CLONE_PARENT),
+	S(CLONE_THREAD),
+	S(CLONE_NEWNS),
+	S(CLONE_SYSVSEM),
+	S(CLONE_SETTLS),
+	S(CLONE_PARENT_SETTID),
+	S(CLONE_CHILD_CLEARTID),
+	S(CLONE_DETACHED),
+	S(CLONE_UNTRACED),
+	S(CLONE_CHILD_SETTID),
+	S(CLONE_NEWCGROUP),
+	S(CLONE_NEWUTS),
+	S(CLONE_NEWIPC),
+	S(CLONE_NEWUSER),
+	S(CLONE_NEWPID),
+	S(CLONE_NEWNET),
+	S(CLONE_IO),
+	{ "CLONE_CLEAR_SIGHAND", 0x100000000L },
+	{ "CLONE_INTO_CGROUP", 0x200000000L },
+};
+#undef S
+
+static bool sym_lookup(const char *s, size_t len, long *v)
+{
+	/* Exit signals ride in clone flags; they never matter here. */
+	if (len > 3 && !strncmp(s, "SIG", 3)) {
+		*v = 0;
+		return true;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(syms); i++)
+		if (strlen(syms[i].name) == len && !memcmp(syms[i].name, s, len)) {
+			*v = syms[i].value;
+			return true;
+		}
+	return false;
+}
+
+static const char *skip_ws(const char *s, const char *end)
+{
+	while (s < end && isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+/* "O_RDONLY|O_CLOEXEC", "0644", "-1", "0x8000 /\* ... *\/": false if unknown. */
+static bool parse_expr(const char *s, size_t len, long *out)
+{
+	const char *end = s + len, *c = memmem(s, len, "/*", 2);
+	long v = 0;
+
+	if (c)
+		end = c;
+	while (end > s && isspace((unsigned char)end[-1]))
+		end--;
+	s = skip_ws(s, end);
+	if (s == end)
+		return false;
+	while (s < end) {
+		const char *bar = memchr(s, '|', end - s), *tend = bar ? bar : end;
+		const char *t = skip_ws(s, tend), *te = tend;
+		long x;
+
+		while (te > t && isspace((unsigned char)te[-1]))
+			te--;
+		if (t == te)
+			return false;
+		if (isdigit((unsigned char)*t) || *t == '-') {
+			char buf[32], *e;
+
+			if (te - t >= (long)sizeof(buf))
+				return false;
+			memcpy(buf, t, te - t);
+			buf[te - t] = '\0';
+			errno = 0;
+			x = strtol(buf, &e, 0);
+			if (*e || errno)
+				return false;
+		} else if (!sym_lookup(t, te - t, &x)) {
+			return false;
+		}
+		v |= x;
+		s = bar ? bar + 1 : end;
+	}
+	*out = v;
+	return true;
+}
+
+/* ---- errno names ---- */
+
+static long errno_lookup(const char *s, size_t len, bool *interrupted)
+{
+	char name[32];
+
+	if (len >= sizeof(name))
+		return 0;
+	memcpy(name, s, len);
+	name[len] = '\0';
+	*interrupted = !strncmp(name, "ERESTART", 8) || !strcmp(name, "EINTR");
+	if (!strcmp(name, "ERESTARTSYS"))
+		return 512;
+	if (!strcmp(name, "ERESTARTNOINTR"))
+		return 513;
+	if (!strcmp(name, "ERESTARTNOHAND"))
+		return 514;
+	if (!strcmp(name, "ERESTART_RESTARTBLOCK"))
+		return 516;
+	for (int e = 1; e < 200; e++) {
+		const char *n = strerrorname_np(e);
+
+		if (n && !strcmp(n, name))
+			return e;
+	}
+	return 0;
+}
+
+const char *rp_errname(long ret, char *buf, size_t len)
+{
+	const char *n;
+
+	if (ret >= 0) {
+		snprintf(buf, len, "%ld", ret);
+		return buf;
+	}
+	n = strerrorname_np((int)-ret);
+	if (n)
+		return n;
+	snprintf(buf, len, "errno %ld", -ret);
+	return buf;
+}
+
+/* ---- strings ---- */
+
+/*
+ * Unescape the C string literal at s (s[0] == '"'); *end is set past it
+ * and any "..." truncation mark. Returns a malloc'ed string (NUL bytes kept,
+ * length in *outlen) or NULL if s is not a string.
+ */
+static char *parse_string(const char *s, const char *lim, const char **end, unsigned int *outlen,
+			  bool *trunc)
+{
+	char *out, *o;
+
+	if (s >= lim || *s != '"')
+		return NULL;
+	out = o = malloc(lim - s + 1);
+	if (!out)
+		return NULL;
+	for (s++; s < lim && *s != '"'; s++) {
+		if (*s != '\\' || s + 1 >= lim) {
+			*o++ = *s;
+			continue;
+		}
+		s++;
+		switch (*s) {
+		case 'n':
+			*o++ = '\n';
+			break;
+		case 't':
+			*o++ = '\t';
+			break;
+		case 'r':
+			*o++ = '\r';
+			break;
+		case 'v':
+			*o++ = '\v';
+			break;
+		case 'f':
+			*o++ = '\f';
+			break;
+		case 'x': {
+			int v = 0, k = 0;
+
+			while (k < 2 && s + 1 < lim && isxdigit((unsigned char)s[1])) {
+				s++;
+				v = v * 16 + (isdigit((unsigned char)*s) ? *s - '0' :
+									   (tolower(*s) - 'a' + 10));
+				k++;
+			}
+			*o++ = (char)v;
+			break;
+		}
+		default:
+			if (*s >= '0' && *s <= '7') {
+				int v = *s - '0', k = 1;
+
+				while (k < 3 && s + 1 < lim && s[1] >= '0' && s[1] <= '7') {
+					s++;
+					v = v * 8 + (*s - '0');
+					k++;
+				}
+				*o++ = (char)v;
+			} else {
+				*o++ = *s;
+			}
+		}
+	}
+	*o = '\0';
+	if (s < lim)
+		s++;
+	*trunc = false;
+	if (lim - s >= 3 && !memcmp(s, "...", 3)) {
+		*trunc = true;
+		s += 3;
+	}
+	if (end)
+		*end = s;
+	if (outlen)
+		*outlen = o - out;
+	return out;
+}
+
+/* ---- splitting a call's arguments ---- */
+
+#define MAX_ARGS 12
+
+struct args {
+	const char *s[MAX_ARGS];
+	size_t len[MAX_ARGS];
+	int n;
+};
+
+/*
+ * Split the text after "NAME(" at top-level commas, up to the closing
+ * parenthesis; strings, comments and (), [], {}, <> nest. Returns the text
+ * after ')' or NULL.
+ */
+static const char *split_args(const char *s, struct args *a)
+{
+	const char *start = s;
+	int depth = 0;
+
+	a->n = 0;
+	for (; *s; s++) {
+		if (*s == '"') {
+			for (s++; *s && *s != '"'; s++)
+				if (*s == '\\' && s[1])
+					s++;
+			if (!*s)
+				return NULL;
+			continue;
+		}
+		if (s[0] == '/' && s[1] == '*') {
+			const char *e = strstr(s + 2, "*/");
+
+			if (!e)
+				return NULL;
+			s = e + 1;
+			continue;
+		}
+		switch (*s) {
+		case '(':
+		case '[':
+		case '{':
+		case '<':
+			depth++;
+			break;
+		case ']':
+		case '}':
+		case '>':
+			depth--;
+			break;
+		case ')':
+			if (depth-- > 0)
+				break;
+			/* fallthrough: the end of the arguments */
+		case ',':
+			if (depth > 0)
+				break;
+			if (a->n < MAX_ARGS) {
+				const char *b = skip_ws(start, s), *e = s;
+
+				while (e > b && isspace((unsigned char)e[-1]))
+					e--;
+				if (e > b || *s == ',' || a->n) {
+					a->s[a->n] = b;
+					a->len[a->n] = e - b;
+					a->n++;
+				}
+			}
+			if (*s == ')')
+				return s + 1;
+			start = s + 1;
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* A descriptor argument: "3", "3</path>", "AT_FDCWD", "AT_FDCWD</cwd>". */
+static bool parse_fd(const char *s, size_t len, long *fd, const char **deco, size_t *decolen)
+{
+	const char *lt = memchr(s, '<', len);
+
+	if (deco)
+		*deco = NULL;
+	if (lt) {
+		if (deco && s[len - 1] == '>') {
+			*deco = lt + 1;
+			*decolen = s + len - 1 - (lt + 1);
+		}
+		len = lt - s;
+	}
+	return parse_expr(s, len, fd);
+}
+
+/* "{st_mode=S_IFREG|0644, st_size=3, ...}" (or stx_mode/stx_size). */
+static bool parse_stat(const char *s, size_t len, mode_t *mode, long long *size)
+{
+	bool have_mode = false;
+	const char *end = s + len;
+
+	if (!len || *s != '{')
+		return false;
+	*size = 0;
+	for (const char *k = s + 1; k < end;) {
+		const char *eq, *comma;
+
+		k = skip_ws(k, end);
+		comma = memchr(k, ',', end - k);
+		if (!comma)
+			comma = end - 1;
+		eq = memchr(k, '=', comma - k);
+		if (eq) {
+			size_t kl = eq - k;
+			long v;
+
+			if ((kl == 7 && !memcmp(k, "st_mode", 7)) ||
+			    (kl == 8 && !memcmp(k, "stx_mode", 8))) {
+				if (parse_expr(eq + 1, comma - eq - 1, &v)) {
+					*mode = (mode_t)v;
+					have_mode = true;
+				}
+			} else if ((kl == 7 && !memcmp(k, "st_size", 7)) ||
+				   (kl == 8 && !memcmp(k, "stx_size", 8))) {
+				*size = strtoll(eq + 1, NULL, 0);
+			}
+		}
+		k = comma + 1;
+	}
+	return have_mode;
+}
+
+/* "[{iov_base=..., iov_len=5}, {...}]": the sum of iov_len. */
+static long parse_iov(const char *s, size_t len)
+{
+	long sum = 0;
+	const char *end = s + len;
+
+	for (const char *k = s; (k = memmem(k, end - k, "iov_len=", 8)); k += 8)
+		sum += strtol(k + 8, NULL, 0);
+	return sum;
+}
+
+/* "[{tv_sec=1, tv_nsec=2} /\* ... *\/, ...]", "[UTIME_NOW, UTIME_NOW]", "NULL". */
+static char *parse_times(const char *s, size_t len, unsigned int *outlen)
+{
+	struct timespec *ts;
+	const char *end = s + len, *k = s;
+
+	if (len == 4 && !memcmp(s, "NULL", 4))
+		return NULL;
+	ts = calloc(2, sizeof(*ts));
+	if (!ts)
+		return NULL;
+	for (int i = 0; i < 2 && k < end; i++) {
+		const char *sec, *nsec;
+
+		k = skip_ws(k + (i == 0 && *k == '['), end);
+		if (!strncmp(k, "UTIME_NOW", 9)) {
+			ts[i].tv_nsec = UTIME_NOW;
+		} else if (!strncmp(k, "UTIME_OMIT", 10)) {
+			ts[i].tv_nsec = UTIME_OMIT;
+		} else {
+			sec = memmem(k, end - k, "tv_sec=", 7);
+			nsec = memmem(k, end - k, "tv_nsec=", 8);
+			if (sec)
+				ts[i].tv_sec = strtoll(sec + 7, NULL, 0);
+			if (nsec) {
+				long v = 0;
+				const char *ne = nsec + 8, *e = ne;
+
+				while (e < end && *e != '}' && *e != ',')
+					e++;
+				if (parse_expr(ne, e - ne, &v))
+					ts[i].tv_nsec = v;
+			}
+		}
+		/* the next element starts after a top-level comma */
+		{
+			int depth = 0;
+
+			for (; k < end; k++) {
+				if (*k == '{')
+					depth++;
+				else if (*k == '}')
+					depth--;
+				else if (*k == ',' && !depth) {
+					k++;
+					break;
+				}
+			}
+		}
+	}
+	*outlen = sizeof(*ts) * 2;
+	return (char *)ts;
+}
+
+/* ---- the syscalls ---- */
+
+/*
+ * Argument kinds: f descriptor, p path, n number or flags, N the same but 0
+ * if unparsable, o stat output, r output string, d dirent output (entries
+ * count), v iovec array (total length), t utimensat times, P fd pair
+ * output, x ignored.
+ */
+struct sysdesc {
+	const char *name;
+	enum rp_sys sys;
+	const char *sig;
+};
+
+static const struct sysdesc sysdescs[] = {
+	{ "open", RP_OPEN, "pnn" },
+	{ "openat", RP_OPENAT, "fpnn" },
+	{ "creat", RP_CREAT, "pn" },
+	{ "close", RP_CLOSE, "f" },
+	{ "close_range", RP_CLOSE_RANGE, "nnn" },
+	{ "stat", RP_STAT, "po" },
+	{ "lstat", RP_LSTAT, "po" },
+	{ "fstat", RP_FSTAT, "fo" },
+	{ "newfstatat", RP_NEWFSTATAT, "fpon" },
+	{ "statx", RP_STATX, "fpnxo" },
+	{ "access", RP_ACCESS, "pn" },
+	{ "faccessat", RP_FACCESSAT, "fpn" },
+	{ "faccessat2", RP_FACCESSAT2, "fpnn" },
+	{ "read", RP_READ, "fxn" },
+	{ "pread64", RP_PREAD64, "fxnn" },
+	{ "readv", RP_READV, "fvx" },
+	{ "preadv", RP_PREADV, "fvxn" },
+	{ "write", RP_WRITE, "fxn" },
+	{ "pwrite64", RP_PWRITE64, "fxnn" },
+	{ "writev", RP_WRITEV, "fvx" },
+	{ "pwritev", RP_PWRITEV, "fvxn" },
+	{ "lseek", RP_LSEEK, "fnn" },
+	{ "dup", RP_DUP, "f" },
+	{ "dup2", RP_DUP2, "ff" },
+	{ "dup3", RP_DUP3, "ffn" },
+	{ "fcntl", RP_FCNTL, "fnN" },
+	{ "rename", RP_RENAME, "pp" },
+	{ "renameat", RP_RENAMEAT, "fpfp" },
+	{ "renameat2", RP_RENAMEAT2, "fpfpn" },
+	{ "unlink", RP_UNLINK, "p" },
+	{ "unlinkat", RP_UNLINKAT, "fpn" },
+	{ "mkdir", RP_MKDIR, "pn" },
+	{ "mkdirat", RP_MKDIRAT, "fpn" },
+	{ "rmdir", RP_RMDIR, "p" },
+	{ "link", RP_LINK, "pp" },
+	{ "linkat", RP_LINKAT, "fpfpn" },
+	{ "symlink", RP_SYMLINK, "pp" },
+	{ "symlinkat", RP_SYMLINKAT, "pfp" },
+	{ "readlink", RP_READLINK, "prn" },
+	{ "readlinkat", RP_READLINKAT, "fprn" },
+	{ "getdents64", RP_GETDENTS64, "fdn" },
+	{ "chdir", RP_CHDIR, "p" },
+	{ "fchdir", RP_FCHDIR, "f" },
+	{ "chmod", RP_CHMOD, "pn" },
+	{ "fchmod", RP_FCHMOD, "fn" },
+	{ "fchmodat", RP_FCHMODAT, "fpnn" },
+	{ "fchmodat2", RP_FCHMODAT, "fpnn" },
+	{ "chown", RP_CHOWN, "pnn" },
+	{ "lchown", RP_LCHOWN, "pnn" },
+	{ "fchown", RP_FCHOWN, "fnn" },
+	{ "fchownat", RP_FCHOWNAT, "fpnnn" },
+	{ "truncate", RP_TRUNCATE, "pn" },
+	{ "ftruncate", RP_FTRUNCATE, "fn" },
+	{ "fallocate", RP_FALLOCATE, "fnnn" },
+	{ "getcwd", RP_GETCWD, "rn" },
+	{ "umask", RP_UMASK, "n" },
+	{ "utimensat", RP_UTIMENSAT, "fptn" },
+	{ "mknod", RP_MKNOD, "pnn" },
+	{ "mknodat", RP_MKNODAT, "fpnn" },
+	{ "execve", RP_EXECVE, "pxx" },
+	{ "execveat", RP_EXECVEAT, "fpxxn" },
+	{ "pipe", RP_FOREIGN, "P" },
+	{ "pipe2", RP_FOREIGN, "Pn" },
+	{ "socketpair", RP_FOREIGN, "xxxP" },
+	{ "socket", RP_FOREIGN, "" },
+	{ "accept", RP_FOREIGN, "" },
+	{ "accept4", RP_FOREIGN, "" },
+	{ "eventfd", RP_FOREIGN, "" },
+	{ "eventfd2", RP_FOREIGN, "" },
+	{ "epoll_create", RP_FOREIGN, "" },
+	{ "epoll_create1", RP_FOREIGN, "" },
+	{ "memfd_create", RP_FOREIGN, "" },
+	{ "timerfd_create", RP_FOREIGN, "" },
+	{ "signalfd", RP_FOREIGN, "" },
+	{ "signalfd4", RP_FOREIGN, "" },
+	{ "inotify_init", RP_FOREIGN, "" },
+	{ "inotify_init1", RP_FOREIGN, "" },
+	{ "fanotify_init", RP_FOREIGN, "" },
+	{ "userfaultfd", RP_FOREIGN, "" },
+	{ "pidfd_open", RP_FOREIGN, "" },
+	{ "pidfd_getfd", RP_FOREIGN, "" },
+	{ "perf_event_open", RP_FOREIGN, "" },
+	{ "open_tree", RP_FOREIGN, "" },
+	{ "fsopen", RP_FOREIGN, "" },
+	{ "fsmount", RP_FOREIGN, "" },
+	{ "fspick", RP_FOREIGN, "" },
+	{ "openat2", RP_FOREIGN, "" },
+	{ "open_by_handle_at", RP_FOREIGN, "" },
+	{ "clone", RP_CLONE, "" },
+	{ "clone3", RP_CLONE, "" },
+	{ "fork", RP_CLONE, "" },
+	{ "vfork", RP_CLONE, "" },
+};
+
+const char *rp_sys_name(unsigned int sys)
+{
+	if (sys == RP_EXIT)
+		return "exit";
+	for (size_t i = 0; i < ARRAY_SIZE(sysdescs); i++)
+		if (sysdescs[i].sys == sys)
+			return sysdescs[i].name;
+	return "?";
+}
+
+static const struct sysdesc *sys_find(const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(sysdescs); i++)
+		if (strlen(sysdescs[i].name) == len && !memcmp(sysdescs[i].name, name, len))
+			return &sysdescs[i];
+	return NULL;
+}
+
+/* ---- the parse state ---- */
+
+struct pending {
+	int pid;
+	unsigned int line;
+	unsigned long pos;
+	char name[32];
+	char *text; /* the arguments so far */
+};
+
+struct parser {
+	struct rp_log *log;
+	struct pending *pend;
+	size_t nr_pend, cap_pend;
+	unsigned long *pos; /* per call: where it sorts */
+	size_t cap_pos;
+	int *children; /* pids some clone returned */
+	size_t nr_children, cap_children;
+	bool unprefixed; /* lines without a pid were seen */
+	bool root_known;
+	/* cwd evidence for the first process, before anyone changes it */
+	bool cwd_frozen;
+};
+
+static void count_unknown(struct rp_log *log, const char *name, size_t len)
+{
+	struct rp_count *u;
+
+	if (len >= sizeof(u->name))
+		len = sizeof(u->name) - 1;
+	for (size_t i = 0; i < log->nr_unknown; i++)
+		if (strlen(log->unknown[i].name) == len && !memcmp(log->unknown[i].name, name, len)) {
+			log->unknown[i].n++;
+			return;
+		}
+	u = realloc(log->unknown, (log->nr_unknown + 1) * sizeof(*u));
+	if (!u)
+		return;
+	log->unknown = u;
+	u += log->nr_unknown++;
+	memcpy(u->name, name, len);
+	u->name[len] = '\0';
+	u->n = 1;
+}
+
+static void malformed(struct parser *ps, unsigned int line, const char *text)
+{
+	struct rp_log *log = ps->log;
+
+	if (!log->malformed++) {
+		log->first_malformed_line = line;
+		snprintf(log->first_malformed, sizeof(log->first_malformed), "%s", text);
+	}
+}
+
+static struct rp_call *new_call(struct parser *ps, unsigned long pos)
+{
+	struct rp_log *log = ps->log;
+
+	if (log->nr == log->cap) {
+		size_t cap = log->cap ? log->cap * 2 : 1024;
+		struct rp_call *c = realloc(log->calls, cap * sizeof(*c));
+		unsigned long *p = realloc(ps->pos, cap * sizeof(*p));
+
+		if (c)
+			log->calls = c;
+		if (p)
+			ps->pos = p;
+		if (!c || !p)
+			return NULL;
+		log->cap = cap;
+	}
+	ps->pos[log->nr] = pos;
+	memset(&log->calls[log->nr], 0, sizeof(log->calls[0]));
+	return &log->calls[log->nr++];
+}
+
+/* The cwd a -y decoration reveals: "AT_FDCWD</cwd>", or "3</cwd/rel>" for rel. */
+static void cwd_evidence(struct parser *ps, const char *cwd, size_t len)
+{
+	struct rp_log *log = ps->log;
+
+	if (ps->cwd_frozen || log->cwd_known || !len || *cwd != '/' ||
+	    len >= sizeof(log->cwd))
+		return;
+	memcpy(log->cwd, cwd, len);
+	log->cwd[len] = '\0';
+	log->cwd_known = true;
+}
+
+/* Convert the split arguments of a known call; false if they do not fit. */
+static bool convert(struct parser *ps, struct rp_call *c, const struct sysdesc *d,
+		    const struct args *a)
+{
+	int na = 0, np = 0;
+
+	for (int i = 0; d->sig[i]; i++) {
+		const char *s = i < a->n ? a->s[i] : NULL;
+		size_t len = i < a->n ? a->len[i] : 0;
+		const char *deco = NULL, *end;
+		size_t decolen = 0;
+		bool trunc = false;
+		long v = 0;
+
+		if (!s) {
+			/* Trailing arguments strace leaves out (openat's mode). */
+			if (d->sig[i] == 'n' || d->sig[i] == 'N')
+				na++;
+			continue;
+		}
+		switch (d->sig[i]) {
+		case 'f':
+			if (!parse_fd(s, len, &v, &deco, &decolen))
+				return false;
+			if (v == AT_FDCWD && deco)
+				cwd_evidence(ps, deco, decolen);
+			c->a[na++] = v;
+			break;
+		case 'n':
+			if (!parse_expr(s, len, &v))
+				return false;
+			c->a[na++] = v;
+			break;
+		case 'N':
+			if (!parse_expr(s, len, &v))
+				v = 0;
+			c->a[na++] = v;
+			break;
+		case 'p':
+			if (len == 4 && !memcmp(s, "NULL", 4)) {
+				c->p[np++] = NULL;
+				break;
+			}
+			c->p[np] = parse_string(s, s + len, &end, NULL, &trunc);
+			if (!c->p[np])
+				return false;
+			np++;
+			break;
+		case 'o':
+			if (parse_stat(s, len, &c->st_mode, &c->st_size))
+				c->flags |= RPC_ST_VALID;
+			break;
+		case 'r':
+			c->aux = parse_string(s, s + len, &end, &c->auxlen, &trunc);
+			if (trunc)
+				c->flags |= RPC_AUX_TRUNC;
+			break;
+		case 'd': {
+			const char *e = memmem(s, len, "/* ", 3);
+
+			c->nents = e ? atoi(e + 3) : -1;
+			break;
+		}
+		case 'v':
+			c->a[na++] = parse_iov(s, len);
+			break;
+		case 't':
+			c->aux = parse_times(s, len, &c->auxlen);
+			c->a[na++] = c->aux != NULL;
+			break;
+		case 'P': {
+			/* "[3, 4]" or "[3<pipe:[1]>, 4<pipe:[1]>]" */
+			const char *k = s + 1;
+
+			c->a[0] = 0;
+			for (int j = 0; j < 2 && k < s + len; j++) {
+				c->a[1 + j] = strtol(k, (char **)&k, 10);
+				c->a[0]++;
+				k = memchr(k, ',', s + len - k);
+				if (!k)
+					break;
+				k++;
+			}
+			na = 3;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	return true;
+}
+
+/* Normalise the few calls whose arguments the engine wants in other slots. */
+static void fixup(struct rp_call *c)
+{
+	switch (c->sys) {
+	case RP_READV:
+	case RP_WRITEV:
+		c->a[2] = 0;
+		break;
+	case RP_PREADV:
+	case RP_PWRITEV:
+		c->a[2] = c->a[3];
+		break;
+	case RP_FOREIGN:
+		/* socket(), eventfd()...: the result is the one descriptor */
+		if (!c->a[0] && c->ret >= 0) {
+			c->a[0] = 1;
+			c->a[1] = c->ret;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static unsigned long clone_flags(const char *name, const char *args)
+{
+	const char *f;
+	long v = 0;
+
+	if (!strcmp(name, "fork"))
+		return 0;
+	if (!strcmp(name, "vfork"))
+		return CLONE_VM | CLONE_VFORK;
+	f = strstr(args, "flags=");
+	if (f) {
+		const char *e = f + 6;
+
+		while (*e && *e != ',' && *e != '}' && *e != ')')
+			e++;
+		if (!parse_expr(f + 6, e - (f + 6), &v))
+			v = 0;
+	}
+	return (unsigned long)v;
+}
+
+/* Parse "= RET [ERRNO (text)] [<decoration>] [<duration>]" into c. */
+static bool parse_return(const char *s, struct rp_call *c, const char **deco, size_t *decolen)
+{
+	char *e;
+	long v;
+
+	*deco = NULL;
+	s = skip_ws(s, s + strlen(s));
+	if (*s != '=')
+		return false;
+	s = skip_ws(s + 1, s + strlen(s));
+	if (*s == '?') {
+		c->flags |= RPC_RET_UNKNOWN;
+		s++;
+		v = 0;
+	} else {
+		errno = 0;
+		v = strtol(s, &e, 0);
+		if (e == s || errno)
+			return false;
+		s = e;
+	}
+	if (*s == '<') {
+		const char *gt = strchr(s, '>');
+
+		/* nested -yy decorations end at the last '>' before a space */
+		const char *sp = strchr(s, ' ');
+
+		if (sp) {
+			const char *k = sp;
+
+			while (k > s && k[-1] != '>')
+				k--;
+			if (k > s)
+				gt = k - 1;
+		} else {
+			gt = strrchr(s, '>');
+		}
+		if (gt) {
+			*deco = s + 1;
+			*decolen = gt - (s + 1);
+			s = gt + 1;
+		}
+	}
+	s = skip_ws(s, s + strlen(s));
+	if (*s == 'E' && (v == -1 || (c->flags & RPC_RET_UNKNOWN))) {
+		const char *n = s;
+		bool intr = false;
+		long err;
+
+		while (isalnum((unsigned char)*s) || *s == '_')
+			s++;
+		err = errno_lookup(n, s - n, &intr);
+		if (intr)
+			c->flags |= RPC_INTERRUPTED;
+		if (!err)
+			return false;
+		v = -err;
+		c->flags &= ~RPC_RET_UNKNOWN;
+	}
+	c->ret = v;
+	return true;
+}
+
+static bool is_child(struct parser *ps, int pid)
+{
+	for (size_t i = 0; i < ps->nr_children; i++)
+		if (ps->children[i] == pid)
+			return true;
+	return false;
+}
+
+static void add_child(struct parser *ps, int pid)
+{
+	if (ps->nr_children == ps->cap_children) {
+		size_t cap = ps->cap_children ? ps->cap_children * 2 : 64;
+		int *n = realloc(ps->children, cap * sizeof(*n));
+
+		if (!n)
+			return;
+		ps->children = n;
+		ps->cap_children = cap;
+	}
+	ps->children[ps->nr_children++] = pid;
+}
+
+/*
+ * A complete call: name, the text after "NAME(", its line and where it
+ * sorts. Unknown names are counted.
+ */
+static void complete_call(struct parser *ps, int pid, const char *name, size_t namelen,
+			  const char *text, unsigned int line, unsigned long pos)
+{
+	const struct sysdesc *d = sys_find(name, namelen);
+	struct rp_call tmp, *c;
+	struct args a;
+	const char *rest, *deco;
+	size_t decolen = 0;
+	char nm[32];
+
+	if (!d) {
+		count_unknown(ps->log, name, namelen);
+		return;
+	}
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.pid = pid;
+	tmp.sys = d->sys;
+	tmp.line = line;
+	rest = split_args(text, &a);
+	if (!rest || !parse_return(rest, &tmp, &deco, &decolen)) {
+		malformed(ps, line, text);
+		return;
+	}
+	if (d->sys == RP_CLONE) {
+		snprintf(nm, sizeof(nm), "%.*s", (int)namelen, name);
+		tmp.a[0] = (long)clone_flags(nm, text);
+		if (tmp.ret > 0)
+			add_child(ps, (int)tmp.ret);
+	} else if (!convert(ps, &tmp, d, &a)) {
+		free(tmp.p[0]);
+		free(tmp.p[1]);
+		free(tmp.aux);
+		malformed(ps, line, text);
+		return;
+	}
+	fixup(&tmp);
+	/* "openat(AT_FDCWD, "rel", ...) = 3</cwd/rel>" reveals the cwd. */
+	if (deco && tmp.ret >= 0 &&
+	    (d->sys == RP_OPEN || (d->sys == RP_OPENAT && tmp.a[0] == AT_FDCWD)) && tmp.p[0] &&
+	    tmp.p[0][0] != '/' && strcmp(tmp.p[0], ".") && !strstr(tmp.p[0], "..")) {
+		size_t rl = strlen(tmp.p[0]);
+
+		if (decolen > rl + 1 && !memcmp(deco + decolen - rl, tmp.p[0], rl) &&
+		    deco[decolen - rl - 1] == '/')
+			cwd_evidence(ps, deco, decolen - rl - 1);
+	}
+	if (d->sys == RP_GETCWD && tmp.ret > 0 && tmp.aux && !(tmp.flags & RPC_AUX_TRUNC))
+		cwd_evidence(ps, tmp.aux, strlen(tmp.aux));
+	if ((d->sys == RP_CHDIR || d->sys == RP_FCHDIR) && tmp.ret == 0)
+		ps->cwd_frozen = true;
+	c = new_call(ps, pos);
+	if (!c) {
+		free(tmp.p[0]);
+		free(tmp.p[1]);
+		free(tmp.aux);
+		return;
+	}
+	*c = tmp;
+}
+
+static struct pending *find_pending(struct parser *ps, int pid)
+{
+	for (size_t i = 0; i < ps->nr_pend; i++)
+		if (ps->pend[i].pid == pid)
+			return &ps->pend[i];
+	return NULL;
+}
+
+static void drop_pending(struct parser *ps, struct pending *p)
+{
+	free(p->text);
+	*p = ps->pend[--ps->nr_pend];
+}
+
+/* Skip a -t/-tt/-ttt/-r timestamp: digits, ':' and '.' then a space. */
+static const char *skip_timestamp(const char *s)
+{
+	const char *k = s;
+
+	while (isdigit((unsigned char)*k) || *k == ':' || *k == '.')
+		k++;
+	if (k > s && *k == ' ' && (memchr(s, ':', k - s) || memchr(s, '.', k - s)))
+		return skip_ws(k, k + strlen(k));
+	return s;
+}
+
+static void parse_line(struct parser *ps, char *s, unsigned int line)
+{
+	struct rp_log *log = ps->log;
+	unsigned long pos = (unsigned long)line * 2;
+	const char *name, *paren;
+	int pid = 0;
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	if (!n)
+		return;
+	if (!strncmp(s, "strace: ", 8))
+		return;
+	if (!strncmp(s, "[pid ", 5)) {
+		pid = (int)strtol(s + 5, &s, 10);
+		if (*s != ']') {
+			malformed(ps, line, s);
+			return;
+		}
+		s = (char *)skip_ws(s + 1, s + strlen(s));
+	} else if (isdigit((unsigned char)*s)) {
+		char *e;
+		long v = strtol(s, &e, 10);
+
+		/* "123  call(" with -f -o; a bare timestamp has ':' or '.' */
+		if (*e == ' ') {
+			pid = (int)v;
+			s = (char *)skip_ws(e, e + strlen(e));
+		}
+	}
+	s = (char *)skip_timestamp(s);
+	if (!pid) {
+		ps->unprefixed = true;
+		pid = -1; /* the first process, whatever its number */
+	} else if (!ps->root_known) {
+		if (ps->unprefixed && !is_child(ps, pid)) {
+			/* unprefixed lines were this process's: alias them */
+			for (size_t i = 0; i < log->nr; i++)
+				if (log->calls[i].pid == -1)
+					log->calls[i].pid = pid;
+			for (size_t i = 0; i < ps->nr_pend; i++)
+				if (ps->pend[i].pid == -1)
+					ps->pend[i].pid = pid;
+		}
+		log->root_pid = pid;
+		ps->root_known = true;
+	}
+	if (pid == -1 && ps->root_known)
+		pid = log->root_pid;
+
+	if (!strncmp(s, "+++ ", 4)) {
+		struct rp_call *c;
+
+		if (strstr(s, "exited with") || strstr(s, "killed by")) {
+			c = new_call(ps, pos);
+			if (c) {
+				c->pid = pid;
+				c->sys = RP_EXIT;
+				c->line = line;
+			}
+		}
+		return;
+	}
+	if (!strncmp(s, "--- ", 4))
+		return; /* signals */
+	if (!strncmp(s, "<... ", 5)) {
+		char *r = strstr(s, " resumed>");
+		struct pending *p = find_pending(ps, pid);
+		char *text;
+
+		if (!r || !p || strncmp(p->name, s + 5, r - (s + 5)) ||
+		    strlen(p->name) != (size_t)(r - (s + 5))) {
+			malformed(ps, line, s);
+			return;
+		}
+		r += 9;
+		if (strstr(r, "<unfinished ...>")) {
+			/* resumed and interrupted again: keep waiting */
+			return;
+		}
+		text = malloc(strlen(p->text) + strlen(r) + 2);
+		if (!text)
+			return;
+		strcpy(text, p->text);
+		strcat(text, r);
+		{
+			struct pending pp = *p;
+			bool is_clone = sys_find(pp.name, strlen(pp.name)) &&
+					sys_find(pp.name, strlen(pp.name))->sys == RP_CLONE;
+
+			p->text = NULL;
+			drop_pending(ps, p);
+			complete_call(ps, pid, pp.name, strlen(pp.name), text, pp.line,
+				      is_clone ? pp.pos : pos);
+			free(pp.text);
+		}
+		free(text);
+		return;
+	}
+	name = s;
+	paren = s;
+	while (isalnum((unsigned char)*paren) || *paren == '_')
+		paren++;
+	if (*paren != '(' || paren == name) {
+		malformed(ps, line, s);
+		return;
+	}
+	{
+		char *u = strstr(s, " <unfinished ...>");
+
+		if (u) {
+			struct pending *p = find_pending(ps, pid);
+			size_t nl = paren - name;
+
+			if (p) {
+				log->lost_unfinished++;
+				drop_pending(ps, p);
+			}
+			if (nl >= sizeof(p->name)) {
+				malformed(ps, line, s);
+				return;
+			}
+			if (ps->nr_pend == ps->cap_pend) {
+				size_t cap = ps->cap_pend ? ps->cap_pend * 2 : 16;
+				struct pending *np = realloc(ps->pend, cap * sizeof(*np));
+
+				if (!np)
+					return;
+				ps->pend = np;
+				ps->cap_pend = cap;
+			}
+			p = &ps->pend[ps->nr_pend++];
+			p->pid = pid;
+			p->line = line;
+			p->pos = pos - 1; /* before anything printed after it */
+			memcpy(p->name, name, nl);
+			p->name[nl] = '\0';
+			*u = '\0';
+			while (u > paren + 1 && isspace((unsigned char)u[-1]))
+				*--u = '\0';
+			p->text = strdup(paren + 1);
+			return;
+		}
+	}
+	complete_call(ps, pid, name, paren - name, paren + 1, line, pos);
+}
+
+/* Sort calls by position; a stable merge sort keeps ties in order. */
+static void sort_calls(struct parser *ps)
+{
+	struct rp_log *log = ps->log;
+	size_t n = log->nr;
+	size_t *idx = malloc(n * sizeof(*idx)), *tmp = malloc(n * sizeof(*tmp));
+	struct rp_call *sorted = malloc(n * sizeof(*sorted));
+
+	if (!idx || !tmp || !sorted) {
+		free(idx);
+		free(tmp);
+		free(sorted);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi)
+				tmp[k++] = ps->pos[idx[j]] < ps->pos[idx[i]] ? idx[j++] : idx[i++];
+			while (i < mid)
+				tmp[k++] = idx[i++];
+			while (j < hi)
+				tmp[k++] = idx[j++];
+		}
+		memcpy(idx, tmp, n * sizeof(*idx));
+	}
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = log->calls[idx[i]];
+	free(log->calls);
+	log->calls = sorted;
+	log->cap = n;
+	free(idx);
+	free(tmp);
+}
+
+static bool uses_fd(const struct rp_call *c, long fd)
+{
+	switch (c->sys) {
+	case RP_CLOSE:
+	case RP_FSTAT:
+	case RP_READ:
+	case RP_PREAD64:
+	case RP_READV:
+	case RP_PREADV:
+	case RP_WRITE:
+	case RP_PWRITE64:
+	case RP_WRITEV:
+	case RP_PWRITEV:
+	case RP_LSEEK:
+	case RP_DUP:
+	case RP_DUP2:
+	case RP_DUP3:
+	case RP_FCNTL:
+	case RP_GETDENTS64:
+	case RP_FCHDIR:
+	case RP_FCHMOD:
+	case RP_FCHOWN:
+	case RP_FTRUNCATE:
+	case RP_FALLOCATE:
+	case RP_NEWFSTATAT:
+	case RP_STATX:
+	case RP_UTIMENSAT:
+	case RP_OPENAT:
+	case RP_UNLINKAT:
+	case RP_MKDIRAT:
+	case RP_FACCESSAT:
+	case RP_FACCESSAT2:
+	case RP_READLINKAT:
+	case RP_FCHMODAT:
+	case RP_FCHOWNAT:
+	case RP_MKNODAT:
+	case RP_EXECVEAT:
+		return c->a[0] == fd;
+	case RP_RENAMEAT:
+	case RP_RENAMEAT2:
+	case RP_LINKAT:
+		return c->a[0] == fd || c->a[1] == fd;
+	case RP_SYMLINKAT:
+		return c->a[0] == fd;
+	default:
+		return false;
+	}
+}
+
+static bool creates_fd(const struct rp_call *c)
+{
+	switch (c->sys) {
+	case RP_OPEN:
+	case RP_OPENAT:
+	case RP_CREAT:
+	case RP_DUP:
+	case RP_DUP2:
+	case RP_DUP3:
+		return c->ret >= 0;
+	case RP_FCNTL:
+		return c->ret >= 0 && (c->a[1] == F_DUPFD || c->a[1] == F_DUPFD_CLOEXEC);
+	default:
+		return false;
+	}
+}
+
+/*
+ * What an opened descriptor turned out to be, from the same pid's later
+ * calls on it: the tree builder creates the right type the first time.
+ */
+static void lookahead_hints(struct rp_log *log)
+{
+	for (size_t i = 0; i < log->nr; i++) {
+		struct rp_call *c = &log->calls[i];
+		long fd = c->ret;
+
+		if ((c->sys != RP_OPEN && c->sys != RP_OPENAT && c->sys != RP_CREAT) || fd < 0)
+			continue;
+		for (size_t j = i + 1; j < log->nr && j < i + 2000; j++) {
+			const struct rp_call *u = &log->calls[j];
+			bool empty_path;
+
+			if (u->pid != c->pid)
+				continue;
+			if (u->sys == RP_EXIT || u->sys == RP_EXECVE)
+				break;
+			if (creates_fd(u) && u->ret == fd)
+				break;
+			if (!uses_fd(u, fd))
+				continue;
+			if (u->sys == RP_CLOSE)
+				break;
+			empty_path = (u->sys == RP_NEWFSTATAT || u->sys == RP_STATX) && u->p[0] &&
+				     !u->p[0][0];
+			if ((u->sys == RP_FSTAT || empty_path) && (u->flags & RPC_ST_VALID) &&
+			    u->ret == 0) {
+				c->hint_mode = u->st_mode;
+				c->hint_size = u->st_size;
+				c->flags |= RPC_HINT_VALID | RPC_HINT_SIZE;
+				break;
+			}
+			if ((u->sys == RP_GETDENTS64 || u->sys == RP_FCHDIR) && u->ret >= 0) {
+				c->hint_mode = S_IFDIR | 0755;
+				c->flags |= RPC_HINT_VALID;
+				break;
+			}
+			if (u->a[0] == fd && u->p[0] && u->p[0][0] && u->p[0][0] != '/' &&
+			    u->sys != RP_SYMLINKAT && u->ret >= 0 && !empty_path) {
+				/* a dirfd that resolved a relative path */
+				c->hint_mode = S_IFDIR | 0755;
+				c->flags |= RPC_HINT_VALID;
+				break;
+			}
+		}
+	}
+}
+
+/* The first umask() anyone calls returns what the first process started with. */
+static void infer_umask(struct rp_log *log)
+{
+	log->umask = 022;
+	for (size_t i = 0; i < log->nr; i++)
+		if (log->calls[i].sys == RP_UMASK && log->calls[i].ret >= 0) {
+			log->umask = (mode_t)log->calls[i].ret;
+			return;
+		}
+}
+
+int rp_parse(FILE *f, struct rp_log *log)
+{
+	struct parser ps;
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned int lineno = 0;
+
+	memset(log, 0, sizeof(*log));
+	memset(&ps, 0, sizeof(ps));
+	ps.log = log;
+	log->root_pid = -1;
+	while (getline(&line, &cap, f) >= 0)
+		parse_line(&ps, line, ++lineno);
+	free(line);
+	log->lines = lineno;
+	log->lost_unfinished += ps.nr_pend;
+	for (size_t i = 0; i < ps.nr_pend; i++)
+		free(ps.pend[i].text);
+	free(ps.pend);
+	if (ferror(f)) {
+		free(ps.pos);
+		free(ps.children);
+		return -1;
+	}
+	sort_calls(&ps);
+	free(ps.pos);
+	if (log->root_pid == -1 && log->nr)
+		log->root_pid = log->calls[0].pid;
+	for (size_t i = 0; i < log->nr; i++)
+		if (log->calls[i].pid == -1)
+			log->calls[i].pid = log->root_pid;
+	/* count pids and replayable calls */
+	{
+		int *seen = NULL;
+		size_t nseen = 0;
+
+		for (size_t i = 0; i < log->nr; i++) {
+			const struct rp_call *c = &log->calls[i];
+			bool found = false;
+
+			if (c->sys < RP_CLONE)
+				log->replayable++;
+			for (size_t k = 0; k < nseen && !found; k++)
+				found = seen[k] == c->pid;
+			if (!found) {
+				int *ns = realloc(seen, (nseen + 1) * sizeof(*ns));
+
+				if (ns) {
+					seen = ns;
+					seen[nseen++] = c->pid;
+				}
+			}
+		}
+		log->nr_pids = (int)nseen;
+		free(seen);
+	}
+	free(ps.children);
+	lookahead_hints(log);
+	infer_umask(log);
+	if (!log->cwd_known)
+		snprintf(log->cwd, sizeof(log->cwd), "/replay-cwd");
+	return 0;
+}
+
+void rp_log_free(struct rp_log *log)
+{
+	for (size_t i = 0; i < log->nr; i++) {
+		free(log->calls[i].p[0]);
+		free(log->calls[i].p[1]);
+		free(log->calls[i].aux);
+	}
+	free(log->calls);
+	free(log->unknown);
+	memset(log, 0, sizeof(*log));
+}
+
+static void fmt_str(char *buf, size_t len, const char *s)
+{
+	size_t o = 0;
+
+	if (!s) {
+		snprintf(buf, len, "NULL");
+		return;
+	}
+	if (o + 1 < len)
+		buf[o++] = '"';
+	for (; *s && o + 5 < len; s++) {
+		if (*s == '"' || *s == '\\') {
+			buf[o++] = '\\';
+			buf[o++] = *s;
+		} else if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f) {
+			o += snprintf(buf + o, len - o, "\\%o", (unsigned char)*s);
+		} else {
+			buf[o++] = *s;
+		}
+	}
+	if (o + 1 < len)
+		buf[o++] = '"';
+	buf[o < len ? o : len - 1] = '\0';
+}
+
+static void fmt_fd(char *buf, size_t len, long fd)
+{
+	if (fd == AT_FDCWD)
+		snprintf(buf, len, "AT_FDCWD");
+	else
+		snprintf(buf, len, "%ld", fd);
+}
+
+void rp_call_format(const struct rp_call *c, char *buf, size_t len)
+{
+	char p0[300], p1[300], f0[16], f1[16];
+
+	fmt_str(p0, sizeof(p0), c->p[0]);
+	fmt_str(p1, sizeof(p1), c->p[1]);
+	fmt_fd(f0, sizeof(f0), c->a[0]);
+	fmt_fd(f1, sizeof(f1), c->a[1]);
+	switch (c->sys) {
+	case RP_OPEN:
+		snprintf(buf, len, "open(%s, %#lo, %#lo)", p0, c->a[0], c->a[1]);
+		break;
+	case RP_OPENAT:
+		snprintf(buf, len, "openat(%s, %s, %#lo, %#lo)", f0, p0, c->a[1], c->a[2]);
+		break;
+	case RP_CREAT:
+	case RP_MKDIR:
+	case RP_CHMOD:
+	case RP_ACCESS:
+	case RP_TRUNCATE:
+		snprintf(buf, len, "%s(%s, %#lo)", rp_sys_name(c->sys), p0, c->a[0]);
+		break;
+	case RP_STAT:
+	case RP_LSTAT:
+	case RP_UNLINK:
+	case RP_RMDIR:
+	case RP_CHDIR:
+	case RP_EXECVE:
+	case RP_READLINK:
+		snprintf(buf, len, "%s(%s)", rp_sys_name(c->sys), p0);
+		break;
+	case RP_NEWFSTATAT:
+	case RP_STATX:
+	case RP_UNLINKAT:
+	case RP_MKDIRAT:
+	case RP_FACCESSAT:
+	case RP_FACCESSAT2:
+	case RP_FCHMODAT:
+		snprintf(buf, len, "%s(%s, %s, %#lx)", rp_sys_name(c->sys), f0, p0, c->a[1]);
+		break;
+	case RP_READLINKAT:
+	case RP_UTIMENSAT:
+	case RP_EXECVEAT:
+	case RP_MKNODAT:
+	case RP_FCHOWNAT:
+		snprintf(buf, len, "%s(%s, %s)", rp_sys_name(c->sys), f0, p0);
+		break;
+	case RP_RENAME:
+	case RP_LINK:
+	case RP_SYMLINK:
+		snprintf(buf, len, "%s(%s, %s)", rp_sys_name(c->sys), p0, p1);
+		break;
+	case RP_SYMLINKAT:
+		snprintf(buf, len, "symlinkat(%s, %s, %s)", p0, f0, p1);
+		break;
+	case RP_RENAMEAT:
+	case RP_RENAMEAT2:
+	case RP_LINKAT:
+		snprintf(buf, len, "%s(%s, %s, %s, %s, %#lx)", rp_sys_name(c->sys), f0, p0, f1, p1,
+			 c->a[2]);
+		break;
+	case RP_GETCWD:
+		snprintf(buf, len, "getcwd(%ld)", c->a[0]);
+		break;
+	case RP_UMASK:
+		snprintf(buf, len, "umask(%#lo)", c->a[0]);
+		break;
+	case RP_EXIT:
+		snprintf(buf, len, "exit");
+		break;
+	case RP_CLONE:
+		snprintf(buf, len, "clone(%#lx)", c->a[0]);
+		break;
+	default:
+		snprintf(buf, len, "%s(%ld, %ld, %ld)", rp_sys_name(c->sys), c->a[0], c->a[1],
+			 c->a[2]);
+	}
+}
