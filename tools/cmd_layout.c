@@ -224,7 +224,6 @@ int cmd_layout(int argc, char **argv)
 	const char *variant = NULL, *rules = NULL;
 	struct layout ls[LS_NR];
 	struct vfs_config cfg;
-	const char *specs[LS_NR];
 	bool list = false, want[LS_NR] = { false };
 	char err[512];
 	int c, ret = 0;
@@ -261,14 +260,9 @@ int cmd_layout(int argc, char **argv)
 	}
 	if (cli_config("layout", variant, &cfg))
 		return 2;
-	specs[LS_DENTRY] = cfg.dentry_layout;
-	specs[LS_FILE] = cfg.file_layout;
-	specs[LS_FILES] = cfg.files_layout;
-	for (int s = 0; s < LS_NR; s++) {
-		if (layout_build(&ls[s], s, specs[s], err, sizeof(err))) {
-			cli_error("layout", "%s", err);
-			return 1;
-		}
+	if (vfs_config_layouts(&cfg, ls, err, sizeof(err))) {
+		cli_error("layout", "%s", err);
+		return 1;
 	}
 	if (rules) {
 		FILE *in = strcmp(rules, "-") ? fopen(rules, "r") : stdin;

@@ -80,20 +80,19 @@ static void show_fdtable(struct task *t)
 
 static void show_layouts(const struct vfs_config *cfg, const char *which)
 {
-	const char *specs[LS_NR] = { cfg->dentry_layout, cfg->file_layout, cfg->files_layout };
+	struct layout ls[LS_NR];
 	char err[512];
 
+	/* The VFS was built from cfg, so its layouts build. */
+	if (vfs_config_layouts(cfg, ls, err, sizeof(err))) {
+		printf("%s\n", err);
+		return;
+	}
 	for (int s = 0; s < LS_NR; s++) {
-		struct layout l;
-
 		if (which && strcmp(which, layout_desc(s)->name))
 			continue;
-		if (layout_build(&l, s, specs[s], err, sizeof(err))) {
-			printf("%s\n", err);
-			continue;
-		}
-		cli_layout_print(&l, stdout);
-		cli_layout_warnings(&l, stdout);
+		cli_layout_print(&ls[s], stdout);
+		cli_layout_warnings(&ls[s], stdout);
 	}
 }
 

@@ -111,6 +111,11 @@ int layout_move_field(struct layout *l, const char *field, unsigned int off, cha
 int layout_validate(const struct layout *l, char *err, size_t errlen);
 int layout_field_index(const struct layout *l, const char *name);
 
+/* The three layouts a vfs_config names (vfs/variant.c). */
+struct vfs_config;
+int vfs_config_layouts(const struct vfs_config *cfg, struct layout ls[LS_NR], char *err,
+		       size_t errlen);
+
 /* Presets, for `vfslab layout --list` and the tests. */
 struct layout_preset {
 	enum layout_struct s;

@@ -77,6 +77,17 @@ static void task_free(struct task *t)
 	kmem_cache_free(v->task_cache, t);
 }
 
+/* A task whose fs_struct or files_struct could not be had: undo it. */
+static struct task *task_abort(struct task *t)
+{
+	if (t->fs)
+		put_fs_struct(t->vfs, t->fs);
+	if (t->files)
+		put_files_struct(t->vfs, t->files);
+	task_free(t);
+	return NULL;
+}
+
 /* The first task: pid 1, root, cwd at the root, umask 022. */
 struct task *task_create_init(struct vfs *v)
 {
@@ -91,14 +102,8 @@ struct task *task_create_init(struct vfs *v)
 	t->rlim_nofile_max = INIT_NOFILE_MAX;
 	t->fs = fs_alloc(v, &root, &root, 022);
 	t->files = files_alloc(v);
-	if (!t->fs || !t->files) {
-		if (t->fs)
-			put_fs_struct(v, t->fs);
-		if (t->files)
-			put_files_struct(v, t->files);
-		task_free(t);
-		return NULL;
-	}
+	if (!t->fs || !t->files)
+		return task_abort(t);
 	return t;
 }
 
@@ -132,14 +137,8 @@ struct task *task_fork(struct task *parent, unsigned int clone_flags)
 	} else {
 		t->files = dup_fd(v, parent->files, &err);
 	}
-	if (!t->fs || !t->files) {
-		if (t->fs)
-			put_fs_struct(v, t->fs);
-		if (t->files)
-			put_files_struct(v, t->files);
-		task_free(t);
-		return NULL;
-	}
+	if (!t->fs || !t->files)
+		return task_abort(t);
 	return t;
 }
 

@@ -167,6 +167,21 @@ int vfs_config_parse(struct vfs_config *cfg, const char *spec, char *err, size_t
 	return ret;
 }
 
+int vfs_config_layouts(const struct vfs_config *cfg, struct layout ls[LS_NR], char *err,
+		       size_t errlen)
+{
+	const char *specs[LS_NR] = {
+		[LS_DENTRY] = cfg->dentry_layout,
+		[LS_FILE] = cfg->file_layout,
+		[LS_FILES] = cfg->files_layout,
+	};
+
+	for (int s = 0; s < LS_NR; s++)
+		if (layout_build(&ls[s], s, specs[s], err, errlen))
+			return -1;
+	return 0;
+}
+
 void vfs_config_describe(const struct vfs_config *cfg, char *buf, size_t len)
 {
 	char retry[24];

@@ -77,10 +77,13 @@ void vfs_thread_exit(void)
 
 static int vfs_layouts(struct vfs *v, char *err, size_t errlen)
 {
-	if (layout_build(&v->dl, LS_DENTRY, v->cfg.dentry_layout, err, errlen) ||
-	    layout_build(&v->fl, LS_FILE, v->cfg.file_layout, err, errlen) ||
-	    layout_build(&v->sl, LS_FILES, v->cfg.files_layout, err, errlen))
+	struct layout ls[LS_NR];
+
+	if (vfs_config_layouts(&v->cfg, ls, err, errlen))
 		return -1;
+	v->dl = ls[LS_DENTRY];
+	v->fl = ls[LS_FILE];
+	v->sl = ls[LS_FILES];
 	v->dname_inline_len = v->dl.slot[DENTRY_F_d_iname];
 	return 0;
 }

@@ -65,6 +65,24 @@ void bench_path(const struct bench_task *t, char *dst, const char *fmt, ...)
 /* Create (or truncate) base/name with size bytes of data. 0 or -errno. */
 long bench_create(struct bench_task *t, const char *path, long size);
 
+/* Open path into *fd; create it with size bytes first. 0 or -errno. */
+long bench_open(struct bench_task *t, const char *path, int flags, int *fd);
+long bench_create_open(struct bench_task *t, const char *path, long size, int flags, int *fd);
+/* mkdir base/PREFIX.ID, the task's own directory. */
+long bench_mkdir_own(struct bench_task *t, const char *prefix);
+
+/* The shared loops: n iterations each (tools/bench/workloads.c). */
+void bench_stat_loop(struct bench_task *t, unsigned long n);
+void bench_fstat_loop(struct bench_task *t, int fd, unsigned long n);
+void bench_access_loop(struct bench_task *t, unsigned long n);
+void bench_open_close_loop(struct bench_task *t, unsigned long n);
+void bench_dup_close_loop(struct bench_task *t, int fd, unsigned long n);
+void bench_lseek_loop(struct bench_task *t, unsigned long n);
+void bench_read_loop(struct bench_task *t, unsigned long n);
+void bench_pread_loop(struct bench_task *t, int fd, long long off, unsigned long n);
+void bench_create_unlink_loop(struct bench_task *t, unsigned long n);
+void bench_unixbench_mix(struct bench_task *t, int fd, unsigned long n);
+
 /* As bench_check, but ENOENT is an expected answer (racing renames, readers). */
 static inline void bench_check_noent(struct bench_task *t, long r)
 {

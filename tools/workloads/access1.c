@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* access1: Separate file access. Loop: access(own file, R_OK). */
-#include <unistd.h>
-
 #include "tools/bench/workload.h"
 
 static long access1_init(struct bench_task *t)
@@ -12,8 +10,7 @@ static long access1_init(struct bench_task *t)
 
 static void access1_run(struct bench_task *t, unsigned long n)
 {
-	while (n--)
-		bench_check(t, t->sys->access(t->ctx, t->path, R_OK));
+	bench_access_loop(t, n);
 }
 
 const struct workload workload_access1 = {

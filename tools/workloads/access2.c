@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* access2: Same file access. Loop: access(shared file, R_OK). */
-#include <unistd.h>
-
 #include "tools/bench/workload.h"
 
 static long access2_prepare(struct bench_task *m, int nr_tasks)
@@ -19,8 +17,7 @@ static long access2_init(struct bench_task *t)
 
 static void access2_run(struct bench_task *t, unsigned long n)
 {
-	while (n--)
-		bench_check(t, t->sys->access(t->ctx, t->path, R_OK));
+	bench_access_loop(t, n);
 }
 
 const struct workload workload_access2 = {

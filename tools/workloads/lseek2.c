@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* lseek2: Same file lseek. Loop: lseek(own fd on the shared file, 0, SEEK_SET). */
-#include <unistd.h>
-
 #include "tools/bench/workload.h"
 
 static long lseek2_prepare(struct bench_task *m, int nr_tasks)
@@ -14,14 +12,12 @@ static long lseek2_prepare(struct bench_task *m, int nr_tasks)
 static long lseek2_init(struct bench_task *t)
 {
 	bench_path(t, t->path, "/lseek2");
-	t->fd = t->sys->open(t->ctx, t->path, O_RDWR, 0);
-	return t->fd < 0 ? t->fd : 0;
+	return bench_open(t, t->path, O_RDWR, &t->fd);
 }
 
 static void lseek2_run(struct bench_task *t, unsigned long n)
 {
-	while (n--)
-		bench_check(t, t->sys->lseek(t->ctx, t->fd, 0, SEEK_SET));
+	bench_lseek_loop(t, n);
 }
 
 const struct workload workload_lseek2 = {

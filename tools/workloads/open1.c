@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* open1: Separate file open/close. Loop: fd = open(own file, O_RDWR); close(fd). */
-#include <unistd.h>
-
 #include "tools/bench/workload.h"
 
 static long open1_init(struct bench_task *t)
@@ -12,13 +10,7 @@ static long open1_init(struct bench_task *t)
 
 static void open1_run(struct bench_task *t, unsigned long n)
 {
-	while (n--) {
-		long fd = t->sys->open(t->ctx, t->path, O_RDWR, 0);
-
-		bench_check(t, fd);
-		if (fd >= 0)
-			t->sys->close(t->ctx, fd);
-	}
+	bench_open_close_loop(t, n);
 }
 
 const struct workload workload_open1 = {

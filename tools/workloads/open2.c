@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* open2: Separate file open/close in different directories. Loop: fd = open(own dir/willitscale, O_RDWR); close(fd). */
-#include <unistd.h>
-
 #include "tools/bench/workload.h"
 
 static long open2_init(struct bench_task *t)
 {
-	long r;
+	long r = bench_mkdir_own(t, "open2");
 
-	bench_path(t, t->path, "/open2.%d", t->id);
-	r = t->sys->mkdir(t->ctx, t->path, 0755);
 	if (r < 0)
 		return r;
 	bench_path(t, t->path, "/open2.%d/willitscale", t->id);
@@ -18,13 +14,7 @@ static long open2_init(struct bench_task *t)
 
 static void open2_run(struct bench_task *t, unsigned long n)
 {
-	while (n--) {
-		long fd = t->sys->open(t->ctx, t->path, O_RDWR, 0);
-
-		bench_check(t, fd);
-		if (fd >= 0)
-			t->sys->close(t->ctx, fd);
-	}
+	bench_open_close_loop(t, n);
 }
 
 const struct workload workload_open2 = {

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* stat1: Separate file stat. Loop: stat(own file). */
-#include <unistd.h>
-
 #include "tools/bench/workload.h"
 
 static long stat1_init(struct bench_task *t)
@@ -12,10 +10,7 @@ static long stat1_init(struct bench_task *t)
 
 static void stat1_run(struct bench_task *t, unsigned long n)
 {
-	struct stat st;
-
-	while (n--)
-		bench_check(t, t->sys->stat(t->ctx, t->path, &st));
+	bench_stat_loop(t, n);
 }
 
 const struct workload workload_stat1 = {

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* stat2: Same file stat. Loop: stat(shared file). */
-#include <unistd.h>
-
 #include "tools/bench/workload.h"
 
 static long stat2_prepare(struct bench_task *m, int nr_tasks)
@@ -19,10 +17,7 @@ static long stat2_init(struct bench_task *t)
 
 static void stat2_run(struct bench_task *t, unsigned long n)
 {
-	struct stat st;
-
-	while (n--)
-		bench_check(t, t->sys->stat(t->ctx, t->path, &st));
+	bench_stat_loop(t, n);
 }
 
 const struct workload workload_stat2 = {

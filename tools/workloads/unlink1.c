@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* unlink1: Separate file open/close/unlink. Loop: fd = open(own file, O_CREAT|O_RDWR, 0600); close(fd); unlink(own file). */
-#include <unistd.h>
-
 #include "tools/bench/workload.h"
 
 static long unlink1_init(struct bench_task *t)
@@ -12,14 +10,7 @@ static long unlink1_init(struct bench_task *t)
 
 static void unlink1_run(struct bench_task *t, unsigned long n)
 {
-	while (n--) {
-		long fd = t->sys->open(t->ctx, t->path, O_CREAT | O_RDWR, 0600);
-
-		bench_check(t, fd);
-		if (fd >= 0)
-			t->sys->close(t->ctx, fd);
-		bench_check(t, t->sys->unlink(t->ctx, t->path));
-	}
+	bench_create_unlink_loop(t, n);
 }
 
 const struct workload workload_unlink1 = {
