@@ -16,6 +16,7 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/cmd_compare.c \
 	%D%/cmd_fstest.c \
 	%D%/cmd_layout.c \
+	%D%/cmd_replay.c %D%/replay/replay.h %D%/replay/parse.c %D%/replay/tree.c %D%/replay/exec.c %D%/replay/engine.c %D%/replay/stream.c \
 	%D%/cmd_shell.c \
 	%D%/cmd_torture.c \
 	%D%/cmd_walk.c \
@@ -41,4 +42,4 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/workloads/dcount.c %D%/workloads/blogbench.c %D%/workloads/renames.c
 %C%_vfslab_CFLAGS = $(AM_CFLAGS) $(LIBEDIT_CFLAGS)
 %C%_vfslab_LDADD = $(LIBVFS_LDADD) $(LIBEDIT_LIBS) -lm
-EXTRA_DIST += %D%/quickstart.sh
+EXTRA_DIST += %D%/quickstart.sh %D%/figures.sh
