@@ -17,6 +17,11 @@
 
 #include "lib/compiler.h"
 
+#ifdef VFSLAB_SIM
+/* The simulator charges a PAUSE's latency and may switch virtual CPUs. */
+void vfslab_sim_cpu_relax(void);
+#endif
+
 /**
  * cpu_relax - the one spin-wait hint used by every busy loop in vfslab
  *
@@ -25,7 +30,9 @@
  */
 static __always_inline void cpu_relax(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
+#ifdef VFSLAB_SIM
+	vfslab_sim_cpu_relax();
+#elif defined(__x86_64__) || defined(__i386__)
 	__builtin_ia32_pause();
 #endif
 	barrier();

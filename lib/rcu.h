@@ -19,30 +19,73 @@
 #ifndef VFSLAB_LIB_RCU_H
 #define VFSLAB_LIB_RCU_H
 
+#include <stdbool.h>
+
+#include "lib/compiler.h"
+
+#ifdef VFSLAB_SIM
+/*
+ * The simulator build (tools/sim/) replaces liburcu with a deterministic
+ * RCU over virtual CPUs, in tools/sim/rcu.c, which also provides
+ * rcu_barrier() and rcu_defer_free(); lib/rcu.c is compiled but not linked.
+ */
+struct rcu_head {
+	struct rcu_head *next;
+	void (*func)(struct rcu_head *head);
+};
+
+void vfslab_sim_rcu_read_lock(void);
+void vfslab_sim_rcu_read_unlock(void);
+bool vfslab_sim_rcu_read_lock_held(void);
+void vfslab_sim_synchronize_rcu(void);
+void vfslab_sim_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
+#define urcu_memb_barrier() \
+	do {                \
+	} while (0)
+
+static inline void rcu_read_lock(void)
+{
+	vfslab_sim_rcu_read_lock();
+}
+
+static inline void rcu_read_unlock(void)
+{
+	vfslab_sim_rcu_read_unlock();
+}
+
+static inline bool rcu_read_lock_held(void)
+{
+	return vfslab_sim_rcu_read_lock_held();
+}
+
+static inline void rcu_register_thread(void)
+{
+}
+
+static inline void rcu_unregister_thread(void)
+{
+}
+
+static inline void synchronize_rcu(void)
+{
+	vfslab_sim_synchronize_rcu();
+}
+
+static inline void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+{
+	vfslab_sim_call_rcu(head, func);
+}
+#else /* !VFSLAB_SIM */
+
 #ifndef _LGPL_SOURCE
 #define _LGPL_SOURCE
 #endif
 #include <urcu/urcu-memb.h>
 
-#include <stdbool.h>
-
-#include "lib/compiler.h"
-
 /* liburcu's pointer macros have the same names but other semantics; ours win. */
 #undef rcu_dereference
 #undef rcu_assign_pointer
 #undef RCU_INIT_POINTER
-
-/*
- * struct rcu_head is liburcu's: a wait-free-queue link (8 bytes) and the
- * callback pointer (8 bytes), 16 bytes like the kernel's callback_head, so it
- * fits the 16-byte d_u union of struct dentry.
- */
-BUILD_BUG_ON(sizeof(struct rcu_head) != 16);
-
-#ifndef __rcu
-#define __rcu /* a sparse annotation in the kernel; documentation here */
-#endif
 
 /** rcu_read_lock - enter a read-side critical section (may nest). */
 static inline void rcu_read_lock(void)
@@ -85,6 +128,18 @@ static inline void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head 
 {
 	urcu_memb_call_rcu(head, func);
 }
+#endif /* !VFSLAB_SIM */
+
+/*
+ * struct rcu_head is liburcu's: a wait-free-queue link (8 bytes) and the
+ * callback pointer (8 bytes), 16 bytes like the kernel's callback_head, so it
+ * fits the 16-byte d_u union of struct dentry.
+ */
+BUILD_BUG_ON(sizeof(struct rcu_head) != 16);
+
+#ifndef __rcu
+#define __rcu /* a sparse annotation in the kernel; documentation here */
+#endif
 
 /**
  * rcu_barrier - wait until every call_rcu() callback queued so far has run,

@@ -198,6 +198,38 @@ START_TEST(test_hash)
 }
 END_TEST
 
+START_TEST(test_hash_orphan)
+{
+	struct vt e;
+	struct dentry *a, *o;
+	struct qstr name = { .name = (const unsigned char *)"zz" };
+	int fd;
+
+	vt_begin(&e, "");
+	fd = build(&e);
+	a = vt_dentry(e.t, "/a");
+	name.hash_len = hashlen_create(full_name_hash(a, "zz", 2), 2);
+	/* A hashed negative dentry on no parent's d_children: only the table has it. */
+	o = d_alloc(e.v, a, &name);
+	ck_assert_ptr_nonnull(o);
+	spin_lock(d_lock(e.v, a));
+	hlist_del(dentry_sib(e.v, o));
+	dentry_lockref(e.v, a)->count--;
+	spin_unlock(d_lock(e.v, a));
+	d_add(e.v, o, NULL);
+	CK_FAILS(vfs_check_tree(e.v, err, sizeof(err)), "hash bucket");
+	/* Back on the list with its parent reference, then dropped for good. */
+	d_drop(e.v, o);
+	spin_lock(d_lock(e.v, a));
+	hlist_add_head(dentry_sib(e.v, o), dentry_children(e.v, a));
+	dentry_lockref(e.v, a)->count++;
+	spin_unlock(d_lock(e.v, a));
+	dput(e.v, o);
+	check_healthy(&e, fd);
+	finish(&e, fd);
+}
+END_TEST
+
 START_TEST(test_dead_dentry)
 {
 	struct vt e;
@@ -312,6 +344,7 @@ static Suite *check_suite(void)
 	tcase_add_loop_test(tc, test_fd_bitmaps, 0, 2);
 	tcase_add_test(tc, test_parent_link);
 	tcase_add_test(tc, test_hash);
+	tcase_add_test(tc, test_hash_orphan);
 	tcase_add_test(tc, test_dead_dentry);
 	tcase_add_loop_test(tc, test_f_count, 0, 2);
 	tcase_add_test(tc, test_inode_counts);

@@ -19,8 +19,8 @@ run --tasks 4 --ops 20000 --seed 1 || status=1
 run --tasks 4 --ops 20000 --seed 2 \
 	--variant dcount=dlock,fref=inc-not-zero,alloc-fd=v6.10,dentry=v6.7 || status=1
 
-# rmdir of a non-empty directory needs mkdir, mkdir inside it, rmdir: with
-# the init task (and perhaps one spawn) the minimal sequence has 4 or 5 ops.
+# rmdir of a non-empty directory needs mkdir, something inside it, rmdir
+# (or mkdir and rmdir of "dir/.."): the minimal sequence has at most 3 ops.
 for how in "" ":crash"; do
 	if run --tasks 2 --ops 4000 --seed 3 --fail-on "rmdir:ENOTEMPTY$how" >"$out" 2>&1; then
 		cat "$out"
@@ -30,8 +30,8 @@ for how in "" ":crash"; do
 	fi
 	cat "$out"
 	n=$(sed -n 's/^minimal sequence (seed [0-9]*): \([0-9]*\) ops.*/\1/p' "$out")
-	if [ -z "$n" ] || [ "$n" -gt 5 ] || ! grep -q "rmdir.*ENOTEMPTY.*<-- FAILS" "$out"; then
-		echo "FAIL: --fail-on rmdir:ENOTEMPTY$how: no minimal sequence of at most 5 ops"
+	if [ -z "$n" ] || [ "$n" -gt 3 ] || ! grep -q "rmdir.*<-- \(FAILS\|CRASHES\)" "$out"; then
+		echo "FAIL: --fail-on rmdir:ENOTEMPTY$how: no minimal sequence of at most 3 ops"
 		status=1
 	fi
 done

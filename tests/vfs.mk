@@ -53,3 +53,7 @@ check_PROGRAMS += %D%/check_check
 %C%_check_check_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)
 TESTS += %D%/torture.sh
 EXTRA_DIST += %D%/torture.sh
+
+# vfslab replay --check on recorded strace logs; a short throughput run.
+TESTS += %D%/replay.sh
+EXTRA_DIST += %D%/replay.sh %D%/replay

@@ -21,7 +21,10 @@ int cmd_fstest(int argc, char **argv);
 int cmd_walk(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
 int cmd_shell(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 int cmd_torture(int argc, char **argv);
+int cmd_difftest(int argc, char **argv);
 
 /* Print "vfslab CMD: message" to stderr (printf-style). */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

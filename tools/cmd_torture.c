@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -107,6 +108,10 @@ enum op_kind {
 	OP_FTRUNCATE,
 	OP_GETDENTS,
 	OP_CLOSE_RANGE,
+	OP_RMTREE,
+	OP_CHDIR,
+	OP_FCHDIR,
+	OP_LINKAT_FD,
 	OP_FORK,
 	OP_EXIT,
 	OP_NR_RANDOM,
@@ -134,7 +139,7 @@ struct op {
  * Path codes: depth 1..4 in bits 0-1, one 2-bit name per level ("a", "b",
  * "c" or a 40-byte name), then a trailing "/" or "/..", or relative.
  */
-#define PC_DEPTH(c) (((c) & 3u) + 1)
+#define PC_DEPTH(c) (((c)&3u) + 1)
 #define PC_NAME(c, i) (((c) >> (2 + 2 * (i))) & 3u)
 #define PC_SLASH 0x400u
 #define PC_DOTDOT 0x800u /* "/.." after the names; relative: "../" before */
@@ -147,27 +152,27 @@ static const char *const short_names[] = { "a", "b", "c" };
 #define E_NS EROFS, EPERM, EDQUOT, ENOSPC, EIO
 
 /* The errnos Linux documents (or tmpfs can give) for each call. */
-static const int e_open[] = { E_PATH,    E_NS,	 EEXIST, EISDIR, EMFILE, ENFILE, ENXIO,
-			      EINVAL,	 ETXTBSY, EAGAIN, EOVERFLOW, EFBIG, EBUSY, EINTR,
-			      ENODEV,	 EOPNOTSUPP, 0 };
-static const int e_openat[] = { E_PATH,	    E_NS,    EEXIST, EISDIR, EMFILE, ENFILE,
-				ENXIO,	    EINVAL,  ETXTBSY, EAGAIN, EOVERFLOW, EFBIG,
-				EBUSY,	    EINTR,   ENODEV, EOPNOTSUPP, EBADF, 0 };
+static const int e_open[] = { E_PATH, E_NS,   EEXIST,  EISDIR,	   EMFILE,    ENFILE,
+			      ENXIO,  EINVAL, ETXTBSY, EAGAIN,	   EOVERFLOW, EFBIG,
+			      EBUSY,  EINTR,  ENODEV,  EOPNOTSUPP, 0 };
+static const int e_openat[] = { E_PATH, E_NS,	EEXIST,	 EISDIR,     EMFILE,	ENFILE,
+				ENXIO,	EINVAL, ETXTBSY, EAGAIN,     EOVERFLOW, EFBIG,
+				EBUSY,	EINTR,	ENODEV,	 EOPNOTSUPP, EBADF,	0 };
 static const int e_close[] = { EBADF, EINTR, EIO, ENOSPC, EDQUOT, 0 };
 static const int e_dup[] = { EBADF, EMFILE, 0 };
 static const int e_dup2[] = { EBADF, EBUSY, EINTR, EMFILE, 0 };
 static const int e_stat[] = { E_PATH, EOVERFLOW, 0 };
 static const int e_fstat[] = { EBADF, EFAULT, ENOMEM, EOVERFLOW, 0 };
 static const int e_read[] = { EAGAIN, EBADF, EFAULT, EINTR, EINVAL, EIO, EISDIR, 0 };
-static const int e_write[] = { EAGAIN, EBADF, EDQUOT, EFAULT, EFBIG, EINTR, EINVAL,
-			       EIO,    ENOSPC, EPERM, EPIPE, 0 };
-static const int e_pread[] = { EAGAIN, EBADF,  EFAULT, EINTR, EINVAL, EIO,
-			       EISDIR, ESPIPE, ENXIO, EOVERFLOW, 0 };
-static const int e_pwrite[] = { EAGAIN, EBADF, EDQUOT, EFAULT, EFBIG,  EINTR,	  EINVAL,
-				EIO,	ENOSPC, EPERM, EPIPE, ESPIPE, EOVERFLOW, ENXIO, 0 };
+static const int e_write[] = { EAGAIN, EBADF, EDQUOT, EFAULT, EFBIG, EINTR,
+			       EINVAL, EIO,   ENOSPC, EPERM,  EPIPE, 0 };
+static const int e_pread[] = { EAGAIN, EBADF,  EFAULT, EINTR,	  EINVAL, EIO,
+			       EISDIR, ESPIPE, ENXIO,  EOVERFLOW, 0 };
+static const int e_pwrite[] = { EAGAIN, EBADF, EDQUOT, EFAULT, EFBIG,	  EINTR, EINVAL, EIO,
+				ENOSPC, EPERM, EPIPE,  ESPIPE, EOVERFLOW, ENXIO, 0 };
 static const int e_lseek[] = { EBADF, EINVAL, ENXIO, EOVERFLOW, ESPIPE, 0 };
-static const int e_rename[] = { E_PATH, E_NS, EBUSY, EINVAL, EISDIR, EMLINK, ENOTEMPTY,
-				EEXIST, EXDEV, 0 };
+static const int e_rename[] = { E_PATH, E_NS,	   EBUSY,  EINVAL, EISDIR,
+				EMLINK, ENOTEMPTY, EEXIST, EXDEV,  0 };
 static const int e_unlink[] = { E_PATH, E_NS, EBUSY, EISDIR, 0 };
 static const int e_mkdir[] = { E_PATH, E_NS, EEXIST, EINVAL, EMLINK, 0 };
 static const int e_rmdir[] = { E_PATH, E_NS, EBUSY, EINVAL, ENOTEMPTY, EEXIST, 0 };
@@ -175,10 +180,16 @@ static const int e_link[] = { E_PATH, E_NS, EEXIST, EMLINK, EXDEV, EINVAL, 0 };
 static const int e_symlink[] = { E_PATH, E_NS, EEXIST, 0 };
 static const int e_readlink[] = { E_PATH, EINVAL, EIO, 0 };
 static const int e_chmod[] = { E_PATH, EIO, EPERM, EROFS, 0 };
-static const int e_ftruncate[] = { EBADF, EINVAL, EFBIG, EINTR, EIO, EISDIR, EPERM, EROFS,
-				   ETXTBSY, EACCES, 0 };
+static const int e_ftruncate[] = { EBADF, EINVAL, EFBIG,   EINTR,  EIO, EISDIR,
+				   EPERM, EROFS,  ETXTBSY, EACCES, 0 };
 static const int e_getdents[] = { EBADF, EFAULT, EINVAL, ENOENT, ENOTDIR, 0 };
 static const int e_close_range[] = { EINVAL, ENOMEM, EMFILE, 0 };
+/* rm -rf: whatever lstat, open, getdents64, unlink and rmdir may give. */
+static const int e_rmtree[] = { E_PATH, E_NS,	EBUSY, EISDIR, ENOTEMPTY, EEXIST, EINVAL,
+				EMFILE, ENFILE, EBADF, ENXIO,  EOVERFLOW, EAGAIN, 0 };
+static const int e_chdir[] = { E_PATH, EIO, 0 };
+static const int e_fchdir[] = { EBADF, ENOTDIR, EACCES, EIO, 0 };
+static const int e_linkat[] = { E_PATH, E_NS, EEXIST, EMLINK, EXDEV, EINVAL, EBADF, 0 };
 static const int e_none[] = { 0 };
 
 static const struct op_desc {
@@ -213,6 +224,10 @@ static const struct op_desc {
 	[OP_FTRUNCATE] = { "ftruncate", 25, e_ftruncate },
 	[OP_GETDENTS] = { "getdents64", 30, e_getdents },
 	[OP_CLOSE_RANGE] = { "close_range", 4, e_close_range },
+	[OP_RMTREE] = { "rm-rf", 2, e_rmtree },
+	[OP_CHDIR] = { "chdir", 8, e_chdir },
+	[OP_FCHDIR] = { "fchdir", 4, e_fchdir },
+	[OP_LINKAT_FD] = { "linkat-empty-path", 6, e_linkat },
 	[OP_FORK] = { "fork", 6, e_none },
 	[OP_EXIT] = { "exit", 6, e_none },
 	[OP_INIT] = { "init", 0, e_none },
@@ -239,8 +254,8 @@ static unsigned int gen_name(struct rng *r, enum role role)
 }
 
 /* A path: depth 1, 2 and 3 with the given percentages (4 takes the rest). */
-static unsigned int gen_path_depth(struct rng *r, enum role role, unsigned int d1,
-				   unsigned int d2, unsigned int d3)
+static unsigned int gen_path_depth(struct rng *r, enum role role, unsigned int d1, unsigned int d2,
+				   unsigned int d3)
 {
 	unsigned int x = rnd(r, 100), code;
 	unsigned int depth = x < d1 ? 1 : x < d1 + d2 ? 2 : x < d1 + d2 + d3 ? 3 : 4;
@@ -320,8 +335,8 @@ static int gen_newfd(struct rng *r)
 static uint32_t gen_mode(struct rng *r)
 {
 	/* Mostly open to all, so the unprivileged task gets somewhere too. */
-	static const uint32_t modes[] = { 0777, 0777, 0777, 0666, 01777, 0755, 0644,
-					  0600, 0700, 0000, 0444, 0311, 02755, 04755 };
+	static const uint32_t modes[] = { 0777, 0777, 0777, 0666, 01777, 0755,	0644,
+					  0600, 0700, 0000, 0444, 0311,	 02755, 04755 };
 
 	return modes[rnd(r, sizeof(modes) / sizeof(modes[0]))];
 }
@@ -398,8 +413,12 @@ static void gen_op(struct rng *r, unsigned int thread, struct op *op)
 	case OP_OPENAT: {
 		op->fd = gen_fd(r);
 		op->p1 = gen_file(r);
-		if (k == OP_OPENAT)
+		if (k == OP_OPENAT) {
 			op->p1 |= PC_REL;
+			/* Relative to the cwd, which chdir moves. */
+			if (rnd(r, 100) < 30)
+				op->fd = AT_FDCWD;
+		}
 		op->flags = gen_oflags(r);
 		op->mode = gen_mode(r);
 		break;
@@ -424,7 +443,7 @@ static void gen_op(struct rng *r, unsigned int thread, struct op *op)
 			op->off = -1;
 		break;
 	case OP_LSEEK: {
-		static const int whence[] = { SEEK_SET, SEEK_CUR, SEEK_END, SEEK_SET,
+		static const int whence[] = { SEEK_SET, SEEK_CUR,  SEEK_END,  SEEK_SET,
 					      SEEK_CUR, SEEK_DATA, SEEK_HOLE, 7 };
 
 		op->fd = gen_fd(r);
@@ -480,9 +499,26 @@ static void gen_op(struct rng *r, unsigned int thread, struct op *op)
 
 		op->fd = 3 + rnd(r, 18);
 		op->fd2 = rnd(r, 100) < 60 ? -1 : op->fd + (int)rnd(r, 20) - 2;
-		op->flags = y < 70 ? 0 : y < 90 ? (int)CLOSE_RANGE_UNSHARE : (int)CLOSE_RANGE_CLOEXEC;
+		op->flags = y < 70 ? 0 :
+			    y < 90 ? (int)CLOSE_RANGE_UNSHARE :
+				     (int)CLOSE_RANGE_CLOEXEC;
 		break;
 	}
+	case OP_CHDIR:
+		op->p1 = rnd(r, 100) < 15 ? PC_ROOT : gen_dir(r);
+		break;
+	case OP_FCHDIR:
+		op->fd = gen_fd(r);
+		break;
+	case OP_LINKAT_FD:
+		/* linkat(fd, "", AT_EMPTY_PATH): an open file, O_TMPFILE or unlinked, gets a name. */
+		op->fd = gen_fd(r);
+		op->p2 = gen_file(r);
+		break;
+	case OP_RMTREE:
+		/* A whole top-level tree: nothing the renames buried stays forever. */
+		op->p1 = gen_path_depth(r, R_ANY, 100, 0, 0) & ~(PC_SLASH | PC_DOTDOT);
+		break;
 	case OP_FORK:
 		op->flags = rnd(r, 2) ? TASK_CLONE_FILES : 0;
 		break;
@@ -508,6 +544,7 @@ static size_t gen_setup(unsigned int ntasks, struct op *out)
 }
 
 #define SETUP_MAX (4 + MAX_THREADS)
+#define SETUP_PINNED 4 /* the init task and its fds 0-2: never shrunk away */
 
 /* ---- printing ops, fstest-style ---- */
 
@@ -551,7 +588,7 @@ static const struct {
 	int flag;
 	const char *name;
 } oflag_names[] = {
-	{ O_CREAT, "O_CREAT" },	    { O_EXCL, "O_EXCL" },	  { O_TRUNC, "O_TRUNC" },
+	{ O_CREAT, "O_CREAT" },	    { O_EXCL, "O_EXCL" },	    { O_TRUNC, "O_TRUNC" },
 	{ O_APPEND, "O_APPEND" },   { O_DIRECTORY, "O_DIRECTORY" }, { O_NOFOLLOW, "O_NOFOLLOW" },
 	{ O_CLOEXEC, "O_CLOEXEC" }, { O_PATH, "O_PATH" },
 };
@@ -582,13 +619,26 @@ static const char *whence_str(int whence, char *buf, size_t len)
 	return buf;
 }
 
+static const char *fd_str(int fd, char *buf, size_t len)
+{
+	if (fd == AT_FDCWD)
+		return "AT_FDCWD";
+	snprintf(buf, len, "=%d", fd);
+	return buf;
+}
+
 /* An op as a line of the fstest language (a comment where it has none). */
 static void fmt_op(const struct op *op, char *buf, size_t len)
 {
-	char a[PATH_BUF], b[PATH_BUF], f[160];
+	char a[PATH_BUF], b[PATH_BUF], f[160], fdb[16];
 
 	path_str(op->p1, a, sizeof(a), true);
 	path_str(op->p2, b, sizeof(b), true);
+	if (op->kind == OP_OPEN && op->p1 == PC_ROOT) {
+		/* Only the set-up opens "/": vfslab shell starts with these fds too. */
+		snprintf(buf, len, "# open / O_PATH (fds 0-2, as vfslab shell has them)");
+		return;
+	}
 	switch (op->kind) {
 	case OP_OPEN:
 	case OP_OPENAT:
@@ -596,7 +646,8 @@ static void fmt_op(const struct op *op, char *buf, size_t len)
 		if (op->kind == OP_OPEN)
 			snprintf(buf, len, "open %s %s", a, f);
 		else
-			snprintf(buf, len, "openat =%d %s %s", op->fd, a, f);
+			snprintf(buf, len, "openat %s %s %s", fd_str(op->fd, fdb, sizeof(fdb)), a,
+				 f);
 		if (op->flags & (O_CREAT | (O_TMPFILE & ~O_DIRECTORY)))
 			snprintf(buf + strlen(buf), len - strlen(buf), " 0%o", op->mode);
 		break;
@@ -643,7 +694,7 @@ static void fmt_op(const struct op *op, char *buf, size_t len)
 	case OP_NOREPLACE:
 	case OP_WHITEOUT:
 		snprintf(buf, len, "renameat2 AT_FDCWD %s AT_FDCWD %s %s", a, b,
-			 op->kind == OP_EXCHANGE	? "RENAME_EXCHANGE" :
+			 op->kind == OP_EXCHANGE  ? "RENAME_EXCHANGE" :
 			 op->kind == OP_NOREPLACE ? "RENAME_NOREPLACE" :
 						    "RENAME_WHITEOUT");
 		break;
@@ -673,6 +724,18 @@ static void fmt_op(const struct op *op, char *buf, size_t len)
 			 op->flags == (int)CLOSE_RANGE_UNSHARE ? "CLOSE_RANGE_UNSHARE" :
 			 op->flags == (int)CLOSE_RANGE_CLOEXEC ? "CLOSE_RANGE_CLOEXEC" :
 								 "0");
+		break;
+	case OP_RMTREE:
+		snprintf(buf, len, "# rm -rf %s (lstat, open, getdents64, unlink, rmdir)", a);
+		break;
+	case OP_CHDIR:
+		snprintf(buf, len, "chdir %s", a);
+		break;
+	case OP_FCHDIR:
+		snprintf(buf, len, "fchdir =%d", op->fd);
+		break;
+	case OP_LINKAT_FD:
+		snprintf(buf, len, "linkat =%d '' AT_FDCWD %s AT_EMPTY_PATH", op->fd, b);
 		break;
 	case OP_FORK:
 		snprintf(buf, len, "# fork%s", op->flags ? " CLONE_FILES" : "");
@@ -788,7 +851,7 @@ struct run {
 	pthread_cond_t cond;
 	unsigned int active, parked;
 	bool pause;
-	unsigned long global_ops, checks;
+	unsigned long global_ops, checks, last_good;
 	int stop;
 	double deadline;
 	/* replay */
@@ -869,8 +932,8 @@ static int check_dirents(const char *buf, long n, char *msg, size_t len)
 		if (nl == reclen - hdr)
 			return snprintf(msg, len, "record at %ld: name not terminated", off);
 		if (!good_name(d->d_name, nl))
-			return snprintf(msg, len, "record at %ld: name '%.*s' was never created", off,
-					(int)nl, d->d_name);
+			return snprintf(msg, len, "record at %ld: name '%.*s' was never created",
+					off, (int)nl, d->d_name);
 		if (d->d_type != DT_DIR && d->d_type != DT_REG && d->d_type != DT_LNK &&
 		    d->d_type != DT_CHR)
 			return snprintf(msg, len, "'%s' has d_type %u", d->d_name, d->d_type);
@@ -891,8 +954,7 @@ static int check_stat(const struct op *op, const struct stat *st, char *msg, siz
 		return snprintf(msg, len, "st_mode 0%o: a type nothing creates", st->st_mode);
 	if (type == S_IFLNK && op->kind == OP_STAT)
 		return snprintf(msg, len, "stat() followed to a symlink");
-	if (type == S_IFDIR && st->st_nlink == 1)
-		return snprintf(msg, len, "a directory with st_nlink 1");
+	/* No st_nlink test: rmdir drops a directory's two links one by one. */
 	if (type == S_IFDIR && (st->st_size < 40 || st->st_size % 20))
 		return snprintf(msg, len, "a directory of size %lld", (long long)st->st_size);
 	if (type == S_IFCHR && st->st_rdev)
@@ -915,8 +977,8 @@ static int oracle(const struct torture *tt, const struct op *op, long ret, const
 		int err = (int)-ret;
 
 		if (ret < -4095 || !errno_allowed(d->errs, err)) {
-			snprintf(msg, len, "%s returned %s: not an errno Linux gives for %s", d->name,
-				 ret_str(ret, e, sizeof(e)), d->name);
+			snprintf(msg, len, "%s returned %s: not an errno Linux gives for %s",
+				 d->name, ret_str(ret, e, sizeof(e)), d->name);
 			return FK_ERRNO;
 		}
 		if (op->kind == tt->fail_on_op && err == tt->fail_on_errno) {
@@ -980,7 +1042,8 @@ static int oracle(const struct torture *tt, const struct op *op, long ret, const
 		}
 		for (long i = 0; i < ret; i++)
 			if (!strchr("abcx/.", buf[i]) || !buf[i]) {
-				snprintf(msg, len, "body byte %ld is 0x%02x", i, (unsigned char)buf[i]);
+				snprintf(msg, len, "body byte %ld is 0x%02x", i,
+					 (unsigned char)buf[i]);
 				break;
 			}
 		break;
@@ -1056,19 +1119,82 @@ static int post_checks(struct run *r, struct task *t, const struct op *op, long 
 	case OP_LSTAT:
 	case OP_READLINK:
 	case OP_MKDIR:
-		return vfs_check_path(t, path_str(op->p1, p, sizeof(p), false), false, msg, len) < 0;
+		return vfs_check_path(t, path_str(op->p1, p, sizeof(p), false), false, msg, len) <
+		       0;
+	case OP_CHDIR:
+	case OP_FCHDIR:
+		/* The cwd the task now pins. */
+		return vfs_check_path(t, ".", false, msg, len) < 0;
 	case OP_RENAME:
 	case OP_EXCHANGE:
 	case OP_NOREPLACE:
 	case OP_WHITEOUT:
 	case OP_LINK:
 	case OP_SYMLINK:
-		return vfs_check_path(t, path_str(op->p2, p, sizeof(p), false), false, msg, len) < 0;
+	case OP_LINKAT_FD:
+		return vfs_check_path(t, path_str(op->p2, p, sizeof(p), false), false, msg, len) <
+		       0;
 	default:
 		break;
 	}
 	(void)r;
 	return fd >= 0 && vfs_check_fd(t, fd, msg, len) < 0;
+}
+
+#define RMTREE_DEPTH 48
+
+/*
+ * rm -rf path with the task's own syscalls, not following symlinks; other
+ * threads may create in it meanwhile. Returns 0 or the first error.
+ */
+static long rmtree(struct task *t, char *path, size_t cap, int depth)
+{
+	size_t len = strlen(path);
+	long fd, n, ret = 0, r;
+	struct stat st;
+	char *buf;
+
+	r = sys_lstat(t, path, &st);
+	if (r)
+		return r;
+	if (!S_ISDIR(st.st_mode))
+		return sys_unlink(t, path);
+	if (depth >= RMTREE_DEPTH)
+		return -ELOOP;
+	fd = sys_open(t, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
+	if (fd < 0)
+		return fd;
+	buf = malloc(2048);
+	if (!buf) {
+		sys_close(t, (int)fd);
+		return -ENOMEM;
+	}
+	while ((n = sys_getdents64(t, (int)fd, buf, 2048)) > 0) {
+		for (long off = 0; off < n;) {
+			const struct linux_dirent64 *d = (const void *)(buf + off);
+			size_t nl = strlen(d->d_name);
+
+			off += d->d_reclen;
+			if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+				continue;
+			if (len + 1 + nl >= cap) {
+				ret = ret ? ret : -ENAMETOOLONG;
+				continue;
+			}
+			path[len] = '/';
+			memcpy(path + len + 1, d->d_name, nl + 1);
+			r = rmtree(t, path, cap, depth + 1);
+			path[len] = '\0';
+			if (r && r != -ENOENT && !ret)
+				ret = r;
+		}
+	}
+	free(buf);
+	if (n < 0 && !ret)
+		ret = n;
+	sys_close(t, (int)fd);
+	r = sys_rmdir(t, path);
+	return ret ? ret : r;
 }
 
 /*
@@ -1203,6 +1329,22 @@ static int exec_op(struct run *r, const struct op *op, long index, long *retp, i
 		ret = sys_close_range(t, (unsigned int)op->fd, (unsigned int)op->fd2,
 				      (unsigned int)op->flags);
 		break;
+	case OP_CHDIR:
+		ret = sys_chdir(t, p1);
+		break;
+	case OP_FCHDIR:
+		ret = sys_fchdir(t, op->fd);
+		break;
+	case OP_LINKAT_FD:
+		ret = sys_linkat(t, op->fd, "", AT_FDCWD, p2, AT_EMPTY_PATH);
+		break;
+	case OP_RMTREE: {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s", p1);
+		ret = rmtree(t, path, sizeof(path), 0);
+		break;
+	}
 	case OP_FORK: {
 		int d = -1;
 		struct task *child;
@@ -1234,8 +1376,7 @@ static int exec_op(struct run *r, const struct op *op, long index, long *retp, i
 		w->err[op->kind]++;
 		if (ret > -134)
 			w->errnos[op->kind][-ret]++;
-	}
-	else
+	} else
 		w->ok[op->kind]++;
 
 	kind = oracle(r->tt, op, ret, w->buf, &st, msg, sizeof(msg));
@@ -1295,10 +1436,15 @@ static void world_check(struct run *r, struct worker *w)
 		pthread_cond_wait(&r->cond, &r->lock);
 	pthread_mutex_unlock(&r->lock);
 
-	if (vfs_check_tree(r->vfs, msg, sizeof(msg)) || vfs_check_slabs(r->vfs, msg, sizeof(msg)))
+	/* The slab counts need an rcu_barrier() (milliseconds): one pause in ten. */
+	if (vfs_check_tree(r->vfs, msg, sizeof(msg)) ||
+	    (r->checks % 10 == 9 && vfs_check_slabs(r->vfs, msg, sizeof(msg))))
 		report(r, FK_INVARIANT, NULL, index,
-		       "stop-the-world check after %lu ops (in T%u's op %ld): %s", r->global_ops,
-		       w->id, index, msg);
+		       "stop-the-world check after %lu ops (in T%u's op %ld; the one after %lu ops "
+		       "passed): %s",
+		       r->global_ops, w->id, index, r->last_good, msg);
+	else
+		r->last_good = r->global_ops;
 	r->checks++;
 
 	pthread_mutex_lock(&r->lock);
@@ -1333,7 +1479,8 @@ static void *worker_main(void *arg)
 			w->skipped++;
 		w->done++;
 		if (r->tt->check_every &&
-		    __atomic_add_fetch(&r->global_ops, 1, __ATOMIC_RELAXED) % r->tt->check_every == 0)
+		    __atomic_add_fetch(&r->global_ops, 1, __ATOMIC_RELAXED) % r->tt->check_every ==
+			    0)
 			world_check(r, w);
 	}
 	/* Exit like a process would; a checker waits while we are still active. */
@@ -1353,6 +1500,7 @@ static void *worker_main(void *arg)
 
 /* --rss: the process' resident set, once a second. */
 struct rss_sampler {
+	struct vfs *vfs;
 	pthread_t tid;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -1388,8 +1536,16 @@ static void *rss_main(void *arg)
 		if (s->stop)
 			break;
 		if (s->n < RSS_MAX_SAMPLES) {
+			struct vfs_cache_info ci[4];
+			int nc = vfs_inspect_caches(s->vfs, ci, 4, NULL);
+
 			s->kib[s->n] = rss_kib();
-			printf("rss %4us %8ld KiB\n", s->n + 1, s->kib[s->n]);
+			printf("rss %4us %8ld KiB", s->n + 1, s->kib[s->n]);
+			/* Racy counts, but they tell live state from allocator growth. */
+			for (int i = 0; i < nc; i++)
+				printf("%s%s %ld", i ? ", " : "  (in use: ", ci[i].name,
+				       ci[i].in_use);
+			printf("%s\n", nc ? ")" : "");
 			fflush(stdout);
 			s->n++;
 		}
@@ -1494,7 +1650,8 @@ static int run_threaded(const struct torture *tt, struct shared *shm)
 		r.w[k].run = &r;
 		r.w[k].id = k;
 		rng_init(&r.w[k].rng, tt->seed, k);
-		r.w[k].quota = tt->ops ? tt->ops / tt->ntasks + (k < tt->ops % tt->ntasks) : ULONG_MAX;
+		r.w[k].quota = tt->ops ? tt->ops / tt->ntasks + (k < tt->ops % tt->ntasks) :
+					 ULONG_MAX;
 	}
 	for (size_t i = 0; i < nsetup; i++)
 		if (exec_op(&r, &setup[i], -1, &ret, &slot))
@@ -1502,6 +1659,7 @@ static int run_threaded(const struct torture *tt, struct shared *shm)
 	if (tt->rss) {
 		pthread_mutex_init(&rss.lock, NULL);
 		pthread_cond_init(&rss.cond, NULL);
+		rss.vfs = r.vfs;
 		pthread_create(&rss.tid, NULL, rss_main, &rss);
 	}
 	t0 = now();
@@ -1552,27 +1710,87 @@ failed:
 
 /* ---- single-threaded replay of an op list ---- */
 
+/* The replay order, generated as it goes: the set-up, then each thread's ops in turn. */
+struct opstream {
+	const struct torture *tt;
+	const unsigned long *counts;
+	struct op setup[SETUP_MAX];
+	size_t nsetup, i;
+	unsigned int k; /* the thread being generated */
+	unsigned long j; /* ops of it so far */
+	struct rng rng;
+};
+
+static void stream_init(struct opstream *st, const struct torture *tt, const unsigned long *counts)
+{
+	memset(st, 0, sizeof(*st));
+	st->tt = tt;
+	st->counts = counts;
+	st->nsetup = gen_setup(tt->ntasks, st->setup);
+	rng_init(&st->rng, tt->seed, 0);
+}
+
+static bool stream_next(struct opstream *st, struct op *op)
+{
+	if (st->i < st->nsetup) {
+		*op = st->setup[st->i++];
+		return true;
+	}
+	while (st->k < st->tt->ntasks && st->j >= st->counts[st->k]) {
+		st->k++;
+		st->j = 0;
+		rng_init(&st->rng, st->tt->seed, st->k);
+	}
+	if (st->k >= st->tt->ntasks)
+		return false;
+	gen_op(&st->rng, st->k, op);
+	st->j++;
+	st->i++;
+	return true;
+}
+
+/* A list to replay: ops[0..n), or (ops NULL) the stream of counts[] ops per thread. */
 struct replay {
 	const struct torture *tt;
 	const struct op *ops;
+	const unsigned long *counts;
 	size_t n;
-	unsigned int tree_every;
+	unsigned int tree_every; /* vfs_check_tree() every so many ops; slabs 256 times rarer */
 	bool print;
 	bool destroy; /* end with vfs_destroy() (60 ms of rcu_barrier()s) */
 };
 
-static void print_line(const struct op *op, int slot, long ret, const char *mark)
+/* The slot an op will run in (exec_op's choice), for the line printed before it runs. */
+static int op_slot(const struct run *r, const struct op *op)
 {
-	char line[600], e[32], label[16];
+	if (op->kind == OP_INIT || op->kind == OP_SPAWN || op->thread >= r->tt->ntasks)
+		return 0;
+	return live_slot(&r->w[op->thread], op->slot);
+}
+
+/* Half a line before the op runs, so a crash leaves the op on screen. */
+static void print_op(const struct op *op, int slot)
+{
+	char line[600], label[16];
 
 	fmt_op(op, line, sizeof(line));
 	snprintf(label, sizeof(label), "T%u.%d", op->thread, slot < 0 ? op->slot : slot);
-	printf("  %-6s %-60s # %s%s\n", label, line, ret_str(ret, e, sizeof(e)), mark);
+	printf("  %-6s %-60s ", label, line);
+	fflush(stdout);
+}
+
+static void print_ret(long ret, const char *mark)
+{
+	char e[32];
+
+	printf("# %s%s\n", ret_str(ret, e, sizeof(e)), mark);
 }
 
 static int run_replay(const struct replay *rp, struct shared *shm)
 {
 	struct run r = { .tt = rp->tt, .shm = shm };
+	static struct opstream st;
+	struct op cur;
 	char msg[1024];
 	long ret = 0;
 	int slot;
@@ -1588,13 +1806,18 @@ static int run_replay(const struct replay *rp, struct shared *shm)
 		r.w[k].run = &r;
 		r.w[k].id = k;
 	}
+	if (!rp->ops)
+		stream_init(&st, rp->tt, rp->counts);
 	for (size_t i = 0; i < rp->n; i++) {
-		const struct op *op = &rp->ops[i];
+		const struct op *op = rp->ops ? &rp->ops[i] : &cur;
 		int failed;
+
+		if (!rp->ops && !stream_next(&st, &cur))
+			break;
 
 		__atomic_store_n(&shm->replay_pos, (long)i, __ATOMIC_RELAXED);
 		if (rp->print)
-			fflush(stdout);
+			print_op(op, op_slot(&r, op));
 		failed = exec_op(&r, op, (long)i, &ret, &slot);
 		if (!failed && rp->tree_every &&
 		    (i % rp->tree_every == 0 || i + 1 == rp->n || op->kind == OP_EXIT) &&
@@ -1603,19 +1826,22 @@ static int run_replay(const struct replay *rp, struct shared *shm)
 			       msg);
 			failed = 1;
 		}
-		if (!failed && i % 4096 == 4095 && vfs_check_slabs(r.vfs, msg, sizeof(msg))) {
+		if (!failed && rp->tree_every &&
+		    i % (256 * rp->tree_every) == 256 * rp->tree_every - 1 &&
+		    vfs_check_slabs(r.vfs, msg, sizeof(msg))) {
 			report(&r, FK_INVARIANT, op, (long)i, "after %s: %s", ops[op->kind].name,
 			       msg);
 			failed = 1;
 		}
 		if (rp->print)
-			print_line(op, slot, ret, failed ? "   <-- FAILS" : "");
+			print_ret(ret, failed ? "   <-- FAILS" : "");
 		if (failed) {
 			fflush(stdout);
 			_exit(0);
 		}
 	}
 	/* Then every task exits, thread by thread, and the VFS must be at baseline. */
+	__atomic_store_n(&shm->replay_pos, (long)rp->n, __ATOMIC_RELAXED);
 	for (unsigned int k = 0; k < rp->tt->ntasks; k++)
 		for (int i = 0; i < NSLOTS; i++)
 			if (r.w[k].slot[i]) {
@@ -1659,8 +1885,9 @@ struct sup {
 /* What a dead child's stderr says it died of: a short, stable signature. */
 static void crash_sig(const char *text, char *sig, size_t len)
 {
-	static const char *const keys[] = { "BUG at ",	 "AddressSanitizer: ", "LeakSanitizer: ",
-					     "runtime error: ", "ThreadSanitizer: ", "--fail-on " };
+	static const char *const keys[] = { "BUG at ",		 "AddressSanitizer: ",
+					    "LeakSanitizer: ",	 "runtime error: ",
+					    "ThreadSanitizer: ", "--fail-on " };
 	const char *best = NULL;
 	size_t n;
 
@@ -1678,6 +1905,14 @@ static void crash_sig(const char *text, char *sig, size_t len)
 }
 
 typedef int (*child_fn)(const void *arg, struct shared *shm);
+
+static void echo_stderr(const struct sup *s)
+{
+	fflush(stdout);
+	if (s->errlen)
+		fwrite(s->errtext, 1, s->errlen, stderr);
+	fflush(stderr);
+}
 
 static int threaded_child(const void *arg, struct shared *shm)
 {
@@ -1701,7 +1936,7 @@ static unsigned long progress(const struct sup *s)
 /*
  * Run fn in a child; 0 if it passed, 1 with *f filled if it failed. quiet
  * sends the child's stdout to /dev/null; its stderr is kept in s->errtext
- * and echoed unless quiet.
+ * (echo_stderr() shows it).
  */
 static int run_child(struct sup *s, child_fn fn, const void *arg, bool quiet, struct failure *f)
 {
@@ -1724,6 +1959,10 @@ static int run_child(struct sup *s, child_fn fn, const void *arg, bool quiet, st
 		exit(2);
 	}
 	if (pid == 0) {
+		/* A crash is a result here, not something to dump a core for. */
+		struct rlimit nocore = { 0, 0 };
+
+		setrlimit(RLIMIT_CORE, &nocore);
 		if (quiet) {
 			int null = open("/dev/null", O_WRONLY);
 
@@ -1735,7 +1974,9 @@ static int run_child(struct sup *s, child_fn fn, const void *arg, bool quiet, st
 		exit(fn(arg, s->shm));
 	}
 	for (;;) {
-		struct timespec ts = { 0, polls < 50 ? 1000000 : polls < 200 ? 10000000 : 50000000 };
+		struct timespec ts = { 0, polls < 50  ? 1000000 :
+					  polls < 200 ? 10000000 :
+							50000000 };
 
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			break;
@@ -1762,16 +2003,13 @@ static int run_child(struct sup *s, child_fn fn, const void *arg, bool quiet, st
 		if (s->errtext && end > 0 && pread(errfd, s->errtext, end, 0) == end)
 			s->errlen = end;
 		close(errfd);
-		if (!quiet && s->errlen)
-			fwrite(s->errtext, 1, s->errlen, stderr);
 	}
 	memset(f, 0, sizeof(*f));
 	if (__atomic_load_n(&s->shm->result, __ATOMIC_ACQUIRE) == RES_FAIL) {
 		*f = s->shm->fail;
 		return 1;
 	}
-	if (!hung && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
-	    s->shm->result == RES_PASS)
+	if (!hung && WIFEXITED(status) && WEXITSTATUS(status) == 0 && s->shm->result == RES_PASS)
 		return 0;
 	f->op_kind = -1;
 	f->thread = -1;
@@ -1804,24 +2042,29 @@ static bool same_failure(const struct failure *a, const struct failure *b)
 	return true;
 }
 
-static size_t build_list(const struct torture *tt, const unsigned long *counts, struct op *out)
+/* The first n ops of the replay order. */
+static size_t build_list(const struct torture *tt, const unsigned long *counts, struct op *out,
+			 size_t n)
 {
-	size_t n = gen_setup(tt->ntasks, out);
+	struct opstream st;
+	size_t i = 0;
 
-	for (unsigned int k = 0; k < tt->ntasks; k++) {
-		struct rng r;
+	stream_init(&st, tt, counts);
+	while (i < n && stream_next(&st, &out[i]))
+		i++;
+	return i;
+}
 
-		rng_init(&r, tt->seed, k);
-		for (unsigned long i = 0; i < counts[k]; i++)
-			gen_op(&r, k, &out[n++]);
-	}
-	return n;
+/* How often a replay of n ops runs the tree walk: every op while that is cheap. */
+static unsigned int tree_every(size_t n)
+{
+	return n <= 20000 ? 1 : n <= 1000000 ? 16 : 256;
 }
 
 static int replay_list(struct sup *s, const struct op *list, size_t n, unsigned int tree_every,
 		       bool print, bool destroy, struct failure *f)
 {
-	struct replay rp = { s->tt, list, n, tree_every, print, destroy };
+	struct replay rp = { s->tt, list, NULL, n, tree_every, print, destroy };
 
 	return run_child(s, replay_child, &rp, !print, f);
 }
@@ -1851,32 +2094,35 @@ static void print_threaded_op(const struct torture *tt, unsigned int thread, uns
  * chunks while the failure persists. A replay stops at the first failure,
  * so every success also cuts the list after the failing op.
  */
-static size_t ddmin(struct sup *s, struct op *list, size_t n, const struct failure *want,
-		    unsigned long *replays, double deadline)
+static size_t ddmin(struct sup *s, struct op *list, size_t n, size_t keep,
+		    const struct failure *want, unsigned long *replays, double deadline)
 {
 	struct op *cand = malloc(n * sizeof(*cand));
-	/* Only a failure found at the very end may need vfs_destroy() to show. */
-	bool at_end = want->op_kind < 0;
+	/* Only a failure found after the last op may need vfs_destroy() to show. */
+	bool at_end = want->index >= (long)n;
 	size_t parts = 2;
 	struct failure f;
 
 	if (!cand)
 		return n;
-	while (n >= 2 && now() < deadline) {
-		size_t chunk = (n + parts - 1) / parts;
+	/* list[0..keep) stays: the init task and the fds 0-2 `vfslab shell` also has. */
+	memcpy(cand, list, keep * sizeof(*cand));
+	while (n >= keep + 2 && now() < deadline) {
+		size_t len = n - keep, chunk = (len + parts - 1) / parts;
 		bool reduced = false;
 
-		for (size_t i = 0; i < parts && i * chunk < n && now() < deadline; i++) {
-			size_t lo = i * chunk, hi = lo + chunk < n ? lo + chunk : n, m = 0;
+		for (size_t i = 0; i < parts && i * chunk < len && now() < deadline; i++) {
+			size_t lo = keep + i * chunk, hi = lo + chunk < n ? lo + chunk : n,
+			       m = keep;
 
-			for (size_t j = 0; j < n; j++)
+			for (size_t j = keep; j < n; j++)
 				if (j < lo || j >= hi)
 					cand[m++] = list[j];
 			(*replays)++;
-			if (replay_list(s, cand, m, m <= 20000 ? 1 : 16, false, at_end, &f) &&
+			if (replay_list(s, cand, m, tree_every(m), false, at_end, &f) &&
 			    same_failure(&f, want)) {
 				/* Keep what it needed: up to the failing op, if one is to blame. */
-				if (f.index >= 0 && (size_t)f.index < m)
+				if (f.index >= (long)keep && (size_t)f.index < m)
 					m = f.index + 1;
 				memcpy(list, cand, m * sizeof(*list));
 				n = m;
@@ -1886,9 +2132,9 @@ static size_t ddmin(struct sup *s, struct op *list, size_t n, const struct failu
 			}
 		}
 		if (!reduced) {
-			if (parts >= n)
+			if (parts >= len)
 				break;
-			parts = parts * 2 < n ? parts * 2 : n;
+			parts = parts * 2 < len ? parts * 2 : len;
 		}
 	}
 	free(cand);
@@ -1901,27 +2147,20 @@ static int shrink(struct sup *s, const struct failure *orig, const unsigned long
 	unsigned long total = 0, replays = 1;
 	double t0 = now();
 	bool one_task = true;
+	struct replay rp;
 	struct failure f;
 	struct op *list;
-	size_t n, full;
+	size_t n, full, nsetup = 0;
 
 	for (unsigned int k = 0; k < tt->ntasks; k++)
 		total += counts[k];
-	if (total > SHRINK_MAX_OPS) {
-		printf("%lu ops are too many to replay (limit %lu); rerun with --seed %" PRIu64
-		       " and a smaller --ops or --seconds\n",
-		       total, SHRINK_MAX_OPS, tt->seed);
-		return 1;
-	}
-	list = malloc((total + SETUP_MAX) * sizeof(*list));
-	if (!list)
-		return 1;
-	n = full = build_list(tt, counts, list);
+	full = total + tt->ntasks + 3;
 	printf("replaying the %lu recorded ops single-threaded, task after task (T0's, then "
 	       "T1's, ...)\n",
 	       total);
-	if (!replay_list(s, list, n, n <= 20000 ? 1 : 16, false, true, &f) ||
-	    !same_failure(&f, orig)) {
+	/* Generated as it runs: a long run's ops need not fit in memory. */
+	rp = (struct replay){ tt, NULL, counts, full, tree_every(full), false, true };
+	if (!run_child(s, replay_child, &rp, true, &f) || !same_failure(&f, orig)) {
 		printf("NOT reproduced single-threaded: the failure only occurs concurrently.\n");
 		if (f.kind)
 			print_failure("  (the replay failed differently", &f);
@@ -1931,22 +2170,40 @@ static int shrink(struct sup *s, const struct failure *orig, const unsigned long
 		for (unsigned int k = 0; k < tt->ntasks; k++)
 			printf(" T%u %lu", k, counts[k]);
 		printf("\n");
-		free(list);
 		return 1;
 	}
 	print_failure("reproduced", &f);
-	if (f.index >= 0 && (size_t)f.index < n)
-		n = f.index + 1;
+	n = f.index >= 0 && (size_t)f.index < full ? (size_t)f.index + 1 : full;
+	if (n > SHRINK_MAX_OPS) {
+		printf("it fails at op %zu of the replay: too many to shrink (limit %lu); rerun with "
+		       "--seed %" PRIu64 " and fewer --ops\n",
+		       n, SHRINK_MAX_OPS, tt->seed);
+		return 1;
+	}
+	list = malloc(n * sizeof(*list));
+	if (!list)
+		return 1;
+	n = build_list(tt, counts, list, n);
 	if (tt->shrink)
-		n = ddmin(s, list, n, orig, &replays, t0 + tt->shrink_seconds);
-	for (size_t i = 0; i < n; i++)
+		n = ddmin(s, list, n, n > SETUP_PINNED ? SETUP_PINNED : 0, &f, &replays,
+			  t0 + tt->shrink_seconds);
+	for (size_t i = 0; i < n; i++) {
 		one_task &= list[i].thread == 0;
-	printf("\nminimal sequence (seed %" PRIu64 "): %zu ops of %zu, after %lu replays in %.1f "
-	       "s%s.\nT<thread>.<slot> names the task; the rest is the fstest language%s:\n",
-	       tt->seed, n, full, replays, now() - t0,
+		nsetup += list[i].kind == OP_INIT || list[i].kind == OP_SPAWN ||
+			  (list[i].kind == OP_OPEN && list[i].p1 == PC_ROOT);
+	}
+	printf("\nminimal sequence (seed %" PRIu64
+	       "): %zu ops and %zu of set-up, of %zu, after %lu "
+	       "replays in %.1f s%s.\nT<thread>.<slot> names the task; the rest is the fstest "
+	       "language%s%s%s%s:\n",
+	       tt->seed, n - nsetup, nsetup, full, replays, now() - t0,
 	       now() - t0 >= tt->shrink_seconds ? " (stopped by --shrink-seconds)" : "",
-	       one_task ? " (one task: paste the lines into `vfslab shell`)" : "");
-	replay_list(s, list, n, 1, true, true, &f);
+	       one_task ? " (one task: the lines run as they are in `vfslab shell`" : "",
+	       one_task && tt->variant ? " --variant " : "",
+	       one_task && tt->variant ? tt->variant : "", one_task ? ")" : "");
+	if (replay_list(s, list, n, 1, true, true, &f) && (f.kind == FK_CRASH || f.kind == FK_HANG))
+		printf("<-- %s\n", f.kind == FK_CRASH ? "CRASHES" : "HANGS");
+	echo_stderr(s);
 	print_failure("it fails with", &f);
 	free(list);
 	return 1;
@@ -1992,8 +2249,9 @@ static void usage(FILE *f)
 		"link, symlink, readlink, chmod, ftruncate, getdents64 and close_range over a\n"
 		"few names in a few directory levels. Each return must be a value Linux can\n"
 		"give; the invariants of vfs/check.h are checked after each op, in a\n"
-		"stop-the-world pause every --check-every ops (default 1000) and at the end,\n"
-		"when every task has exited, before vfs_destroy() which must return 0.\n\n"
+		"stop-the-world pause every --check-every ops (default 1000; the slab counts,\n"
+		"which need an rcu_barrier(), every tenth pause) and at the end, when every\n"
+		"task has exited, before vfs_destroy() which must return 0.\n\n"
 		"A failure prints the seed, the op and the invariant, replays the recorded ops\n"
 		"single-threaded and shrinks them to a minimal sequence (or says the failure\n"
 		"only occurs concurrently). Crashes and hangs are failures too.\n\n"
@@ -2072,10 +2330,14 @@ int cmd_torture(int argc, char **argv)
 		case 'g':
 			if (parse_num(optarg, &x) || x <= 0) {
 				cli_error("torture", "--%s: a positive number of seconds",
-					  c == 's' ? "seconds" : c == 'x' ? "shrink-seconds" : "hang-seconds");
+					  c == 's' ? "seconds" :
+					  c == 'x' ? "shrink-seconds" :
+						     "hang-seconds");
 				return 2;
 			}
-			*(c == 's' ? &tt.seconds : c == 'x' ? &tt.shrink_seconds : &tt.hang_seconds) = x;
+			*(c == 's' ? &tt.seconds :
+			  c == 'x' ? &tt.shrink_seconds :
+				     &tt.hang_seconds) = x;
 			break;
 		case 'S': {
 			char *end;
@@ -2106,7 +2368,8 @@ int cmd_torture(int argc, char **argv)
 			break;
 		case 'f':
 			if (parse_fail_on(&tt, optarg)) {
-				cli_error("torture", "--fail-on: CALL:ERRNO[:crash], e.g. rmdir:ENOTEMPTY");
+				cli_error("torture",
+					  "--fail-on: CALL:ERRNO[:crash], e.g. rmdir:ENOTEMPTY");
 				return 2;
 			}
 			break;
@@ -2145,7 +2408,9 @@ int cmd_torture(int argc, char **argv)
 		printf("%.0f s", tt.seconds);
 	printf("\nvariant: %s\n", desc);
 
-	if (!run_child(&s, threaded_child, &tt, false, &f)) {
+	rc = run_child(&s, threaded_child, &tt, false, &f);
+	echo_stderr(&s);
+	if (!rc) {
 		printf("PASS (seed %" PRIu64 ")\n", tt.seed);
 		munmap(s.shm, sizeof(*s.shm));
 		free(s.errtext);

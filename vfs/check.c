@@ -9,8 +9,10 @@
  * "every allocated object is reachable".
  *
  * The exact walkers (vfs_check_tree and after) take no locks of the objects
- * they read: their caller guarantees no syscall is in flight, and a lock
- * left held by a corrupted state must not hang the report.
+ * they read, since their caller guarantees no syscall is in flight and a
+ * lock left held by a corrupted state must not hang the report; the one
+ * exception is the d_lookup() that checks a hashed name, which runs only
+ * once that dentry's count is known to be right.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -445,7 +447,6 @@ static int ck_dentry(struct ck *c, size_t i)
 		struct dentry *parent = c->dent[e->parent].d;
 		const struct qstr *q = dentry_name(v, d);
 		struct qstr name = *q;
-
 		/* The O_TMPFILE dentry is named "/" and never hashed. */
 		bool tmpfile = !hashed && q->len == 1 && q->name[0] == '/';
 
@@ -467,11 +468,11 @@ static int ck_dentry(struct ck *c, size_t i)
 			found = __d_lookup_rcu(v, parent, &name, &seq);
 			rcu_read_unlock();
 			if (found != d)
-				return ck_fail(
-					c->err, c->len,
-					"%s is hashed but a lookup under its parent finds %s",
-					ck_dpath(c, d, p),
-					found ? "another dentry of that name" : "nothing");
+				return ck_fail(c->err, c->len,
+					       "%s is hashed but an RCU lookup under its parent "
+					       "finds %s",
+					       ck_dpath(c, d, p),
+					       found ? "another dentry of that name" : "nothing");
 		}
 	}
 	if (count != want)
@@ -483,6 +484,22 @@ static int ck_dentry(struct ck *c, size_t i)
 	if (!count && !(flags & DCACHE_LRU_LIST))
 		return ck_fail(c->err, c->len, "%s is unused but neither killed nor on the LRU",
 			       ck_dpath(c, d, p));
+	/*
+	 * And the ref-walk lookup, once the count is known right: the pin
+	 * keeps its dput() from killing anything, even in a corrupted tree.
+	 */
+	if (pin) {
+		const struct qstr name = *dentry_name(v, d);
+		struct dentry *found = d_lookup(v, c->dent[e->parent].d, &name);
+
+		if (found)
+			dput(v, found);
+		if (found != d)
+			return ck_fail(c->err, c->len,
+				       "%s is hashed but d_lookup() under its parent finds %s",
+				       ck_dpath(c, d, p),
+				       found ? "another dentry of that name" : "nothing");
+	}
 	return 0;
 }
 
@@ -583,6 +600,34 @@ static int ck_lru(struct ck *c)
 	return 0;
 }
 
+/* Every dentry in the hash table is a hashed one of the tree: no orphans. */
+static int ck_hash_table(struct ck *c)
+{
+	struct vfs *v = c->v;
+	size_t in_tree = 0, in_table = 0;
+
+	for (size_t i = 0; i < c->nd; i++)
+		in_tree += !d_unhashed(v, c->dent[i].d);
+	for (unsigned long b = 0; b < 1ul << v->d_hash_shift; b++) {
+		for (struct hlist_bl_node *n = hlist_bl_first(&v->d_hash_table[b]); n;
+		     n = n->next) {
+			struct dentry *d =
+				(struct dentry *)((char *)n - v->dl.off[DENTRY_F_d_hash]);
+
+			if (++in_table > in_tree || ck_index(c, d) < 0)
+				return ck_fail(
+					c->err, c->len,
+					"hash bucket %lu holds a dentry the tree does not (or more "
+					"than the tree has hashed)",
+					b);
+		}
+	}
+	if (in_table != in_tree)
+		return ck_fail(c->err, c->len, "%zu hashed dentries in the tree, %zu in the table",
+			       in_tree, in_table);
+	return 0;
+}
+
 static void ck_free(struct ck *c)
 {
 	free(c->dent);
@@ -610,7 +655,10 @@ static int ck_run(struct ck *c)
 	for (size_t i = 0; i < c->nd; i++)
 		if (ck_dentry(c, i))
 			return -1;
-	return ck_inodes(c) || ck_lru(c) ? -1 : 0;
+	/* The table has 2^d_hash_shift buckets: scan it while that is cheap. */
+	if (ck_inodes(c) || ck_lru(c) || (c->v->d_hash_shift <= 20 && ck_hash_table(c)))
+		return -1;
+	return 0;
 }
 
 int vfs_check_tree(struct vfs *v, char *err, size_t len)

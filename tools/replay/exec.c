@@ -127,24 +127,27 @@ int rp_exec_tr(const struct rp_exec *x, long logfd)
 	return tr(x, logfd);
 }
 
-bool rp_same(const struct rp_exec *x, const struct rp_call *c, long r)
+/* Calls that return a new descriptor, the lowest free one (from a minimum). */
+static bool creates_fd(const struct rp_call *c)
 {
-	bool creates;
-
 	switch (c->sys) {
 	case RP_OPEN:
 	case RP_OPENAT:
 	case RP_CREAT:
 	case RP_DUP:
 	case RP_FOREIGN:
-		creates = true;
-		break;
+		return true;
 	case RP_FCNTL:
-		creates = c->a[1] == F_DUPFD || c->a[1] == F_DUPFD_CLOEXEC;
-		break;
+		return c->a[1] == F_DUPFD || c->a[1] == F_DUPFD_CLOEXEC;
 	default:
-		creates = false;
+		return false;
 	}
+}
+
+bool rp_same(const struct rp_exec *x, const struct rp_call *c, long r)
+{
+	bool creates = creates_fd(c);
+
 	if (creates && !x->identity)
 		return r < 0 ? r == c->ret : c->ret >= 0;
 	return r == c->ret;
@@ -193,6 +196,7 @@ long rp_object_fd(const struct rp_call *c)
 	case RP_FCHOWN:
 	case RP_FTRUNCATE:
 	case RP_FALLOCATE:
+	case RP_FSETXATTR:
 		return c->a[0];
 	case RP_FCNTL:
 		return c->a[1] == F_GETFL || c->a[1] == F_SETFL ? c->a[0] : -1;
@@ -208,6 +212,122 @@ long rp_object_fd(const struct rp_call *c)
 	default:
 		return -1;
 	}
+}
+
+/* N and the rest of a magic fd link path; false if p is none. */
+static bool magic_fd(const char *p, long *fd, const char **rest)
+{
+	const char *k;
+	char *e;
+
+	if (!p)
+		return false;
+	if (!strncmp(p, "/proc/self/fd/", 14))
+		k = p + 14;
+	else if (!strncmp(p, "/proc/thread-self/fd/", 21))
+		k = p + 21;
+	else if (!strncmp(p, "/dev/fd/", 8))
+		k = p + 8;
+	else if (!strncmp(p, "/proc/", 6) && p[6] >= '0' && p[6] <= '9' &&
+		 (k = strchr(p + 6, '/')) && !strncmp(k, "/fd/", 4))
+		k += 4;
+	else
+		return false;
+	if (*k < '0' || *k > '9')
+		return false;
+	*fd = strtol(k, &e, 10);
+	if (*e && *e != '/')
+		return false;
+	while (*e == '/')
+		e++;
+	*rest = e;
+	return true;
+}
+
+bool rp_magic_call(const struct rp_call *c, struct rp_call *out)
+{
+	long fd;
+	const char *rest;
+	bool empty;
+	long dfd_at = -1;
+
+	switch (c->sys) {
+	case RP_NEWFSTATAT:
+	case RP_STATX:
+	case RP_FCHMODAT:
+	case RP_FACCESSAT:
+	case RP_FACCESSAT2:
+	case RP_FCHOWNAT:
+	case RP_UTIMENSAT:
+	case RP_OPENAT:
+		dfd_at = c->a[0];
+		break;
+	default:
+		break;
+	}
+	if ((dfd_at != -1 && dfd_at != AT_FDCWD) || !magic_fd(c->p[0], &fd, &rest))
+		return false;
+	empty = !*rest;
+	*out = *c;
+	out->p[0] = (char *)rest;
+	switch (c->sys) {
+	case RP_CHMOD:
+		out->sys = RP_FCHMODAT;
+		out->a[1] = c->a[0];
+		out->a[2] = empty ? AT_EMPTY_PATH : 0;
+		break;
+	case RP_STAT:
+	case RP_LSTAT:
+		out->sys = RP_NEWFSTATAT;
+		out->a[1] = (c->sys == RP_LSTAT ? AT_SYMLINK_NOFOLLOW : 0) |
+			    (empty ? AT_EMPTY_PATH : 0);
+		break;
+	case RP_NEWFSTATAT:
+	case RP_STATX:
+	case RP_FCHMODAT:
+		out->a[c->sys == RP_FCHMODAT ? 2 : 1] |= empty ? AT_EMPTY_PATH : 0;
+		break;
+	case RP_ACCESS:
+		out->sys = RP_FACCESSAT2;
+		out->a[1] = c->a[0];
+		out->a[2] = empty ? AT_EMPTY_PATH : 0;
+		break;
+	case RP_FACCESSAT:
+		out->sys = RP_FACCESSAT2;
+		out->a[2] = empty ? AT_EMPTY_PATH : 0;
+		break;
+	case RP_FACCESSAT2:
+		out->a[2] |= empty ? AT_EMPTY_PATH : 0;
+		break;
+	case RP_CHOWN:
+	case RP_LCHOWN:
+		out->sys = RP_FCHOWNAT;
+		out->a[1] = c->a[0];
+		out->a[2] = c->a[1];
+		out->a[3] = (c->sys == RP_LCHOWN ? AT_SYMLINK_NOFOLLOW : 0) |
+			    (empty ? AT_EMPTY_PATH : 0);
+		break;
+	case RP_FCHOWNAT:
+		out->a[3] |= empty ? AT_EMPTY_PATH : 0;
+		break;
+	case RP_UTIMENSAT:
+		if (empty)
+			out->p[0] = NULL; /* futimens() */
+		break;
+	case RP_OPEN:
+	case RP_OPENAT:
+		/* reopening the fd itself is a new open of its inode: no form */
+		if (empty)
+			return false;
+		out->sys = RP_OPENAT;
+		out->a[1] = c->sys == RP_OPEN ? c->a[0] : c->a[1];
+		out->a[2] = c->sys == RP_OPEN ? c->a[1] : c->a[2];
+		break;
+	default:
+		return false;
+	}
+	out->a[0] = fd;
+	return true;
 }
 
 static bool fcntl_supported(long cmd)
@@ -334,6 +454,12 @@ static long vfs_call(struct rp_exec *x, const struct rp_call *c)
 		return sys_mknod(t, p0, (mode_t)a[0], (dev_t)a[1]);
 	case RP_MKNODAT:
 		return sys_mknodat(t, tr(x, a[0]), p0, (mode_t)a[1], (dev_t)a[2]);
+	case RP_SETXATTR:
+		return sys_chmod(t, p0, (mode_t)a[0]);
+	case RP_LSETXATTR:
+		return sys_fchmodat(t, AT_FDCWD, p0, (mode_t)a[0], AT_SYMLINK_NOFOLLOW);
+	case RP_FSETXATTR:
+		return sys_fchmod(t, tr(x, a[0]), (mode_t)a[1]);
 	case RP_EXECVE:
 		return sys_access(t, p0, X_OK);
 	case RP_EXECVEAT:
@@ -467,6 +593,12 @@ static long host_call(struct rp_exec *x, const struct rp_call *c)
 		return R(syscall(SYS_mknod, p0, a[0], a[1]));
 	case RP_MKNODAT:
 		return R(syscall(SYS_mknodat, tr(x, a[0]), p0, a[1], a[2]));
+	case RP_SETXATTR:
+		return R(syscall(SYS_setxattr, p0, p1, c->aux, c->auxlen, a[1]));
+	case RP_LSETXATTR:
+		return R(syscall(SYS_lsetxattr, p0, p1, c->aux, c->auxlen, a[1]));
+	case RP_FSETXATTR:
+		return R(syscall(SYS_fsetxattr, tr(x, a[0]), p1, c->aux, c->auxlen, a[2]));
 	case RP_EXECVE:
 		return R(syscall(SYS_access, p0, X_OK));
 	case RP_EXECVEAT:
@@ -499,6 +631,22 @@ static long x_fcntl(struct rp_exec *x, int fd, int cmd, unsigned long arg)
 	return x->host ? R(syscall(SYS_fcntl, fd, cmd, arg)) : sys_fcntl(x->task, fd, cmd, arg);
 }
 
+/*
+ * The log got fd from a call that takes the lowest free number: a
+ * placeholder still there was gone by then (closed by an untraced call, or
+ * the number went to a thread whose call began before another thread's
+ * close ended).
+ */
+static void release(struct rp_exec *x, long fd)
+{
+	const struct rp_fdent *e = rp_fdmap_get(x->map, fd);
+
+	if (e && (e->flags & RPF_FOREIGN)) {
+		x_close(x, e->real);
+		rp_fdmap_clear(x->map, fd);
+	}
+}
+
 long rp_exec_placeholder(struct rp_exec *x)
 {
 	const char *p = P(x, 0, RP_PLACEHOLDER);
@@ -513,6 +661,55 @@ void rp_exec_close_all(struct rp_exec *x)
 			x_close(x, x->map->e[i].real);
 			rp_fdmap_clear(x->map, i);
 		}
+}
+
+static long x_rw(struct rp_exec *x, bool write, int fd, size_t n, long long off)
+{
+	if (x->host) {
+		if (off >= 0)
+			return R(write ? pwrite(fd, x->buf, n, off) : pread(fd, x->buf, n, off));
+		return R(write ? syscall(SYS_write, fd, x->buf, n) :
+				 syscall(SYS_read, fd, x->buf, n));
+	}
+	if (off >= 0)
+		return write ? sys_pwrite64(x->task, fd, x->buf, n, off) :
+			       sys_pread64(x->task, fd, x->buf, n, off);
+	return write ? sys_write(x->task, fd, x->buf, n) : sys_read(x->task, fd, x->buf, n);
+}
+
+/*
+ * copy_file_range and sendfile: vfslab has neither, and what they leave
+ * behind (the copy) matters to every later call on the file, so they are
+ * a read and write loop. Into a placeholder (a terminal, a pipe) the data
+ * go nowhere: the read alone.
+ */
+static long exec_copy(struct rp_exec *x, const struct rp_call *c)
+{
+	bool cfr = c->sys == RP_COPY_FILE_RANGE;
+	long in = cfr ? c->a[0] : c->a[1], out = cfr ? c->a[2] : c->a[0];
+	long long off_in = cfr ? c->a[1] : c->a[2], off_out = cfr ? c->a[3] : -1;
+	long long left = cfr ? c->a[4] : c->a[3], done = 0;
+	const struct rp_fdent *oe = rp_fdmap_get(x->map, out);
+	bool discard = oe && (oe->flags & RPF_FOREIGN);
+
+	if (left > (64 << 20))
+		left = 64 << 20;
+	if (!rp_exec_buf(x, 1 << 20))
+		return -ENOMEM;
+	while (left > 0) {
+		size_t n = left < (1 << 20) ? left : (1 << 20);
+		long r = x_rw(x, false, tr(x, in), n, off_in >= 0 ? off_in + done : -1), w = r;
+
+		if (r > 0 && !discard)
+			w = x_rw(x, true, tr(x, out), r, off_out >= 0 ? off_out + done : -1);
+		if (r < 0 || w < 0)
+			return done ? done : (r < 0 ? r : w);
+		done += w;
+		left -= w;
+		if (w < (long)n)
+			break;
+	}
+	return done;
 }
 
 /* dup2/dup3: the new number is the log's; keep it where it is mapped. */
@@ -541,8 +738,9 @@ static long exec_dup2(struct rp_exec *x, const struct rp_call *c)
 	if (oe && c->a[0] != c->a[1]) {
 		struct rp_fdent old = *oe;
 
-		rp_fdmap_set(x->map, c->a[1], (int)r, (old.flags & RPF_FOREIGN) |
-				     (flags & O_CLOEXEC ? RPF_CLOEXEC : 0), old.oflags, old.path);
+		rp_fdmap_set(x->map, c->a[1], (int)r,
+			     (old.flags & RPF_FOREIGN) | (flags & O_CLOEXEC ? RPF_CLOEXEC : 0),
+			     old.oflags, old.path);
 	}
 	return c->a[1];
 }
@@ -615,9 +813,13 @@ static void exec_effects(struct rp_exec *x)
 
 long rp_exec(struct rp_exec *x, const struct rp_call *c, int *skip)
 {
-	long ofd = rp_object_fd(c), r;
+	long ofd, r;
 	const struct rp_fdent *e;
+	struct rp_call magic;
 
+	if (rp_magic_call(c, &magic))
+		c = &magic;
+	ofd = rp_object_fd(c);
 	*skip = 0;
 	if (c->flags & (RPC_INTERRUPTED | RPC_RET_UNKNOWN)) {
 		*skip = RP_SKIP_INTERRUPTED;
@@ -628,6 +830,14 @@ long rp_exec(struct rp_exec *x, const struct rp_call *c, int *skip)
 		return 0;
 	}
 	switch (c->sys) {
+	case RP_SETXATTR:
+	case RP_LSETXATTR:
+	case RP_FSETXATTR:
+		if (c->a[c->sys == RP_FSETXATTR] < 0) {
+			*skip = RP_SKIP_UNSUPPORTED;
+			return 0;
+		}
+		break;
 	case RP_FCNTL:
 		if (!fcntl_supported(c->a[1])) {
 			*skip = RP_SKIP_UNSUPPORTED;
@@ -664,6 +874,18 @@ long rp_exec(struct rp_exec *x, const struct rp_call *c, int *skip)
 	case RP_DUP2:
 	case RP_DUP3:
 		return exec_dup2(x, c);
+	case RP_COPY_FILE_RANGE:
+	case RP_SENDFILE: {
+		const struct rp_fdent *ie =
+			rp_fdmap_get(x->map, c->sys == RP_SENDFILE ? c->a[1] : c->a[0]);
+
+		/* the log's failures (EXDEV, EINVAL) are the filesystems' say */
+		if (c->ret < 0 || (ie && (ie->flags & RPF_FOREIGN))) {
+			*skip = c->ret < 0 ? RP_SKIP_UNSUPPORTED : RP_SKIP_FOREIGN;
+			return 0;
+		}
+		return exec_copy(x, c);
+	}
 	case RP_CLOSE_RANGE:
 		return exec_close_range(x, c);
 	case RP_FOREIGN: {
@@ -672,6 +894,8 @@ long rp_exec(struct rp_exec *x, const struct rp_call *c, int *skip)
 		if (c->ret < 0)
 			return c->ret; /* nothing was made; nothing to model */
 		/* pipe2 and friends: placeholders at the log's numbers */
+		for (int i = 0; i < c->a[0] && i < 2; i++)
+			release(x, c->a[1 + i]);
 		for (int i = 0; i < c->a[0] && i < 2; i++) {
 			r = rp_exec_placeholder(x);
 			if (r < 0)
@@ -694,6 +918,8 @@ long rp_exec(struct rp_exec *x, const struct rp_call *c, int *skip)
 	default:
 		break;
 	}
+	if (creates_fd(c))
+		release(x, c->ret);
 	r = xcall(x, c);
 	switch (c->sys) {
 	case RP_OPEN:
@@ -703,7 +929,8 @@ long rp_exec(struct rp_exec *x, const struct rp_call *c, int *skip)
 	case RP_FCNTL:
 		if (c->sys == RP_FCNTL) {
 			if (c->a[1] == F_SETFD && r >= 0) {
-				struct rp_fdent *fe = (struct rp_fdent *)rp_fdmap_get(x->map, c->a[0]);
+				struct rp_fdent *fe =
+					(struct rp_fdent *)rp_fdmap_get(x->map, c->a[0]);
 
 				if (fe)
 					fe->flags = (fe->flags & ~RPF_CLOEXEC) |
@@ -724,7 +951,7 @@ long rp_exec(struct rp_exec *x, const struct rp_call *c, int *skip)
 				src = rp_fdmap_get(x->map, c->a[0]);
 				cloexec = c->sys == RP_FCNTL && c->a[1] == F_DUPFD_CLOEXEC;
 			} else {
-				oflags = (int)(c->sys == RP_OPEN ? c->a[0] :
+				oflags = (int)(c->sys == RP_OPEN   ? c->a[0] :
 					       c->sys == RP_OPENAT ? c->a[1] :
 								     O_CREAT | O_WRONLY | O_TRUNC);
 				cloexec = oflags & O_CLOEXEC;

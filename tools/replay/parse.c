@@ -31,7 +31,10 @@ struct sym {
 	long value;
 };
 
-#define S(x) { #x, (long)(x) }
+#define S(x)                  \
+	{                     \
+#x, (long)(x) \
+	}
 static const struct sym syms[] = {
 	S(O_RDONLY),
 	S(O_WRONLY),
@@ -313,8 +316,9 @@ static char *parse_string(const char *s, const char *lim, const char **end, unsi
 
 			while (k < 2 && s + 1 < lim && isxdigit((unsigned char)s[1])) {
 				s++;
-				v = v * 16 + (isdigit((unsigned char)*s) ? *s - '0' :
-									   (tolower(*s) - 'a' + 10));
+				v = v * 16 + (isdigit((unsigned char)*s) ?
+						      *s - '0' :
+						      (tolower(*s) - 'a' + 10));
 				k++;
 			}
 			*o++ = (char)v;
@@ -403,7 +407,8 @@ static const char *split_args(const char *s, struct args *a)
 		case ')':
 			if (depth-- > 0)
 				break;
-			/* fallthrough: the end of the arguments */
+			/* the end of the arguments: as a comma */
+			__attribute__((fallthrough));
 		case ',':
 			if (depth > 0)
 				break;
@@ -552,7 +557,8 @@ static char *parse_times(const char *s, size_t len, unsigned int *outlen)
  * Argument kinds: f descriptor, p path, n number or flags, N the same but 0
  * if unparsable, o stat output, r output string, d dirent output (entries
  * count), v iovec array (total length), t utimensat times, P fd pair
- * output, x ignored.
+ * output, a a data string (kept), O an offset pointer (-1 for NULL), x
+ * ignored.
  */
 struct sysdesc {
 	const char *name;
@@ -620,6 +626,11 @@ static const struct sysdesc sysdescs[] = {
 	{ "utimensat", RP_UTIMENSAT, "fptn" },
 	{ "mknod", RP_MKNOD, "pnn" },
 	{ "mknodat", RP_MKNODAT, "fpnn" },
+	{ "copy_file_range", RP_COPY_FILE_RANGE, "fOfOnx" },
+	{ "sendfile", RP_SENDFILE, "ffOn" },
+	{ "setxattr", RP_SETXATTR, "ppann" },
+	{ "lsetxattr", RP_LSETXATTR, "ppann" },
+	{ "fsetxattr", RP_FSETXATTR, "fpann" },
 	{ "execve", RP_EXECVE, "pxx" },
 	{ "execveat", RP_EXECVEAT, "fpxxn" },
 	{ "pipe", RP_FOREIGN, "P" },
@@ -704,7 +715,8 @@ static void count_unknown(struct rp_log *log, const char *name, size_t len)
 	if (len >= sizeof(u->name))
 		len = sizeof(u->name) - 1;
 	for (size_t i = 0; i < log->nr_unknown; i++)
-		if (strlen(log->unknown[i].name) == len && !memcmp(log->unknown[i].name, name, len)) {
+		if (strlen(log->unknown[i].name) == len &&
+		    !memcmp(log->unknown[i].name, name, len)) {
 			log->unknown[i].n++;
 			return;
 		}
@@ -755,8 +767,7 @@ static void cwd_evidence(struct parser *ps, const char *cwd, size_t len)
 {
 	struct rp_log *log = ps->log;
 
-	if (ps->cwd_frozen || log->cwd_known || !len || *cwd != '/' ||
-	    len >= sizeof(log->cwd))
+	if (ps->cwd_frozen || log->cwd_known || !len || *cwd != '/' || len >= sizeof(log->cwd))
 		return;
 	memcpy(log->cwd, cwd, len);
 	log->cwd[len] = '\0';
@@ -801,6 +812,10 @@ static bool convert(struct parser *ps, struct rp_call *c, const struct sysdesc *
 				v = 0;
 			c->a[na++] = v;
 			break;
+		case 'O':
+			/* an offset pointer: NULL, "[4096]" or "[0] => [4096]" */
+			c->a[na++] = len && *s == '[' ? strtol(s + 1, NULL, 0) : -1;
+			break;
 		case 'p':
 			if (len == 4 && !memcmp(s, "NULL", 4)) {
 				c->p[np++] = NULL;
@@ -816,6 +831,7 @@ static bool convert(struct parser *ps, struct rp_call *c, const struct sysdesc *
 				c->flags |= RPC_ST_VALID;
 			break;
 		case 'r':
+		case 'a':
 			c->aux = parse_string(s, s + len, &end, &c->auxlen, &trunc);
 			if (trunc)
 				c->flags |= RPC_AUX_TRUNC;
@@ -856,10 +872,49 @@ static bool convert(struct parser *ps, struct rp_call *c, const struct sysdesc *
 	return true;
 }
 
+/*
+ * A minimal POSIX ACL (owner, group, other: what chmod can say) as mode
+ * bits, the way posix_acl_update_mode() applies it; -1 for anything else.
+ */
+static long acl_mode(const struct rp_call *c)
+{
+	const unsigned char *v = (const unsigned char *)c->aux;
+	long mode = 0;
+
+	if (!v || (c->flags & RPC_AUX_TRUNC) || c->auxlen < 4 || (c->auxlen - 4) % 8 || v[0] != 2 ||
+	    v[1] || v[2] || v[3])
+		return -1;
+	for (unsigned int o = 4; o < c->auxlen; o += 8) {
+		unsigned int tag = v[o] | v[o + 1] << 8, perm = (v[o + 2] | v[o + 3] << 8) & 7;
+
+		switch (tag) {
+		case 0x01: /* ACL_USER_OBJ */
+			mode |= perm << 6;
+			break;
+		case 0x04: /* ACL_GROUP_OBJ */
+			mode |= perm << 3;
+			break;
+		case 0x20: /* ACL_OTHER */
+			mode |= perm;
+			break;
+		default: /* named users or groups, a mask: not a mode */
+			return -1;
+		}
+	}
+	return mode;
+}
+
 /* Normalise the few calls whose arguments the engine wants in other slots. */
 static void fixup(struct rp_call *c)
 {
 	switch (c->sys) {
+	case RP_SETXATTR:
+	case RP_LSETXATTR:
+		c->a[0] = acl_mode(c);
+		break;
+	case RP_FSETXATTR:
+		c->a[1] = acl_mode(c);
+		break;
 	case RP_READV:
 	case RP_WRITEV:
 		c->a[2] = 0;
@@ -1026,6 +1081,14 @@ static void complete_call(struct parser *ps, int pid, const char *name, size_t n
 		malformed(ps, line, text);
 		return;
 	}
+	if ((d->sys == RP_SETXATTR || d->sys == RP_LSETXATTR || d->sys == RP_FSETXATTR) &&
+	    (!tmp.p[1] || strcmp(tmp.p[1], "system.posix_acl_access"))) {
+		free(tmp.p[0]);
+		free(tmp.p[1]);
+		free(tmp.aux);
+		count_unknown(ps->log, name, namelen);
+		return;
+	}
 	fixup(&tmp);
 	/* "openat(AT_FDCWD, "rel", ...) = 3</cwd/rel>" reveals the cwd. */
 	if (deco && tmp.ret >= 0 &&
@@ -1108,11 +1171,26 @@ static void parse_line(struct parser *ps, char *s, unsigned int line)
 			s = (char *)skip_ws(e, e + strlen(e));
 		}
 	}
-	s = (char *)skip_timestamp(s);
+	/* -r pads its relative timestamps with spaces */
+	s = (char *)skip_timestamp(skip_ws(s, s + strlen(s)));
 	if (!pid) {
 		ps->unprefixed = true;
 		pid = -1; /* the first process, whatever its number */
 	} else if (!ps->root_known) {
+		struct pending *rp = find_pending(ps, -1);
+		const char *body = skip_timestamp(s);
+
+		/*
+		 * Unprefixed lines are the first process's while it was alone.
+		 * The first prefixed pid is it, unless its clone is still
+		 * pending: then that is the child, and the first process is
+		 * the pid that resumes the clone.
+		 */
+		if (rp && sys_find(rp->name, strlen(rp->name)) &&
+		    sys_find(rp->name, strlen(rp->name))->sys == RP_CLONE &&
+		    !(!strncmp(body, "<... ", 5) &&
+		      !strncmp(body + 5, rp->name, strlen(rp->name)) && !find_pending(ps, pid)))
+			goto known;
 		if (ps->unprefixed && !is_child(ps, pid)) {
 			/* unprefixed lines were this process's: alias them */
 			for (size_t i = 0; i < log->nr; i++)
@@ -1125,6 +1203,7 @@ static void parse_line(struct parser *ps, char *s, unsigned int line)
 		log->root_pid = pid;
 		ps->root_known = true;
 	}
+known:
 	if (pid == -1 && ps->root_known)
 		pid = log->root_pid;
 
@@ -1395,16 +1474,53 @@ static void infer_umask(struct rp_log *log)
 int rp_parse(FILE *f, struct rp_log *log)
 {
 	struct parser ps;
-	char *line = NULL;
-	size_t cap = 0;
-	unsigned int lineno = 0;
+	char *line = NULL, *carry = NULL;
+	size_t cap = 0, carry_len = 0;
+	unsigned int lineno = 0, carry_line = 0;
 
 	memset(log, 0, sizeof(*log));
 	memset(&ps, 0, sizeof(ps));
 	ps.log = log;
 	log->root_pid = -1;
-	while (getline(&line, &cap, f) >= 0)
-		parse_line(&ps, line, ++lineno);
+	while (getline(&line, &cap, f) >= 0) {
+		char *msg = strstr(line, "strace: Process ");
+
+		lineno++;
+		/*
+		 * Without -o, strace's own "Process N attached" can land in the
+		 * middle of a call's line ("vfork(strace: Process 9 attached\n
+		 * <unfinished ...>"): keep the call's part, join the next line.
+		 */
+		if (msg && msg > line) {
+			size_t n = msg - line;
+			char *c = realloc(carry, carry_len + n + 1);
+
+			if (!c)
+				break;
+			if (!carry_len)
+				carry_line = lineno;
+			carry = c;
+			memcpy(carry + carry_len, line, n);
+			carry_len += n;
+			carry[carry_len] = '\0';
+			continue;
+		}
+		if (carry_len) {
+			char *c = realloc(carry, carry_len + strlen(line) + 1);
+
+			if (!c)
+				break;
+			carry = c;
+			strcpy(carry + carry_len, line);
+			parse_line(&ps, carry, carry_line);
+			carry_len = 0;
+			continue;
+		}
+		parse_line(&ps, line, lineno);
+	}
+	if (carry_len)
+		parse_line(&ps, carry, carry_line);
+	free(carry);
 	free(line);
 	log->lines = lineno;
 	log->lost_unfinished += ps.nr_pend;
@@ -1574,8 +1690,30 @@ void rp_call_format(const struct rp_call *c, char *buf, size_t len)
 	case RP_CLONE:
 		snprintf(buf, len, "clone(%#lx)", c->a[0]);
 		break;
-	default:
-		snprintf(buf, len, "%s(%ld, %ld, %ld)", rp_sys_name(c->sys), c->a[0], c->a[1],
-			 c->a[2]);
+	default: {
+		/* the numeric arguments, as many as the syscall has */
+		const char *sig = "";
+		size_t o;
+		int n = 0;
+
+		for (size_t i = 0; i < ARRAY_SIZE(sysdescs); i++)
+			if (sysdescs[i].sys == c->sys) {
+				sig = sysdescs[i].sig;
+				break;
+			}
+		o = snprintf(buf, len, "%s(", rp_sys_name(c->sys));
+		for (; *sig && o < len; sig++) {
+			if (!strchr("fnNv", *sig) || n >= 5)
+				continue;
+			if (*sig == 'f')
+				fmt_fd(f0, sizeof(f0), c->a[n]);
+			else
+				snprintf(f0, sizeof(f0), "%ld", c->a[n]);
+			o += snprintf(buf + o, len - o, "%s%s", n ? ", " : "", f0);
+			n++;
+		}
+		if (o < len)
+			snprintf(buf + o, len - o, ")");
+	}
 	}
 }

@@ -89,6 +89,11 @@ enum rp_sys {
 	RP_UTIMENSAT,
 	RP_MKNOD,
 	RP_MKNODAT,
+	RP_COPY_FILE_RANGE, /* as read() and write() in a loop */
+	RP_SENDFILE,
+	RP_SETXATTR, /* system.posix_acl_access, a minimal ACL: as chmod */
+	RP_LSETXATTR,
+	RP_FSETXATTR,
 	RP_EXECVE, /* as faccessat(X_OK), then exec's fd-table effects */
 	RP_EXECVEAT,
 	RP_FOREIGN, /* pipe2, socket, eventfd...: fds vfslab has no object for */
@@ -182,6 +187,13 @@ struct rp_inject {
 	char *target;
 };
 
+/* A descriptor an untraced call made (socket() under -e trace=file): a
+ * placeholder opened at its number before the call that first shows it. */
+struct rp_fdinj {
+	size_t before;
+	int pid, fd;
+};
+
 struct rp_tree {
 	struct rp_node *nodes; /* [0] is "/"; parents come before children */
 	size_t nr, cap;
@@ -189,6 +201,8 @@ struct rp_tree {
 	size_t nr_inj, cap_inj;
 	int *fds; /* the first process's inherited descriptors (placeholders) */
 	size_t nr_fds, cap_fds;
+	struct rp_fdinj *fdinj;
+	size_t nr_fdinj, cap_fdinj;
 	unsigned long *ino2node; /* discovery: ino -> node index + 1 */
 	size_t nr_ino;
 };
@@ -226,11 +240,12 @@ struct rp_build_ops {
 extern const struct rp_build_ops rp_build_vfs, rp_build_host;
 
 /*
- * Build the tree under prefix ("" or e.g. "/r1"); absolute symlink targets
- * get the prefix too. Also the hidden placeholder file. 0 or -errno.
+ * Build the tree under prefix ("" or e.g. "/r1"), and the hidden
+ * placeholder file; absolute symlink targets get the prefix too when
+ * prefix_targets (not under a chroot). 0 or -errno.
  */
 long rp_tree_build(const struct rp_tree *tree, const struct rp_build_ops *ops, void *ctx,
-		   const char *prefix);
+		   const char *prefix, bool prefix_targets);
 
 /* ---- executing one call (exec.c) ---- */
 
@@ -280,6 +295,14 @@ struct rp_exec {
 /* The call's fd-table effects are applied to x->map. Returns >= 0 or -errno,
  * or sets *skip to an RP_SKIP_* outcome and returns 0. */
 long rp_exec(struct rp_exec *x, const struct rp_call *c, int *skip);
+/*
+ * "/proc/self/fd/N[/rest]" (or /dev/fd/N, /proc/PID/fd/N): vfslab has no
+ * magic links, so a call naming one is turned into its *at() form on fd
+ * N into out (chmod("/proc/self/fd/3") is fchmodat(3, "", AT_EMPTY_PATH),
+ * as tar uses it on O_PATH fds). False if c names none or has no such
+ * form; out's strings point into c.
+ */
+bool rp_magic_call(const struct rp_call *c, struct rp_call *out);
 /* The fd a call works on as an object (read, fstat...), or -1. */
 long rp_object_fd(const struct rp_call *c);
 /* Open a placeholder at any free number; >= 0 or -errno. */
@@ -328,6 +351,7 @@ struct rp_pidinfo {
 struct rp_mismatch {
 	size_t call;
 	long got;
+	bool pseudo; /* a path under /proc, /sys or /dev is involved */
 	char what[200]; /* field mismatches: "st_size 60, vfslab 80" */
 };
 
@@ -342,13 +366,29 @@ struct rp_result {
 	uint64_t events[16];
 };
 
+/* rp_replay()'s modes. */
+enum rp_mode {
+	RP_CHECK, /* no repairs: compare */
+	RP_DISCOVER, /* repair, except directory listings */
+	RP_DISCOVER_LISTINGS, /* repair listings too: the names the log touches
+			       * are all in the tree by now, so what a listing
+			       * lacks are entries no call names */
+};
+
 /*
- * Replay log on vfs from tree (which must be built already by the caller,
- * see rp_tree_build). discover: repair as it goes, adding to tree. verbose:
- * print each repair to stderr. 0, or -errno if the VFS failed us.
+ * Build tree into vfs and replay log on it. Discovery modes add what the
+ * log needs to tree; verbose prints each addition to stderr. 0, or -errno
+ * if the VFS failed us.
  */
-int rp_replay(struct vfs *vfs, const struct rp_log *log, struct rp_tree *tree, bool discover,
+int rp_replay(struct vfs *vfs, const struct rp_log *log, struct rp_tree *tree, enum rp_mode mode,
 	      bool verbose, struct rp_result *res);
+/*
+ * Which descriptors the log's processes had that no traced call made: the
+ * first process's inherited ones (into tree->fds) and those of untraced
+ * calls (tree->fdinj), from the log's own numbers: an fd used before any
+ * call made it, and the numbers below each one an open() returned.
+ */
+void rp_prescan_fds(const struct rp_log *log, struct rp_tree *tree);
 void rp_result_free(struct rp_result *res);
 
 /* ---- the throughput mode (stream.c) ---- */

@@ -35,6 +35,7 @@ void rp_tree_free(struct rp_tree *tree)
 	free(tree->nodes);
 	free(tree->inj);
 	free(tree->fds);
+	free(tree->fdinj);
 	free(tree->ino2node);
 	memset(tree, 0, sizeof(*tree));
 }
@@ -290,7 +291,7 @@ const struct rp_build_ops rp_build_host = {
 };
 
 long rp_tree_build(const struct rp_tree *tree, const struct rp_build_ops *ops, void *ctx,
-		   const char *prefix)
+		   const char *prefix, bool prefix_targets)
 {
 	char path[8192], target[8192];
 	size_t pl = strlen(prefix);
@@ -332,7 +333,7 @@ long rp_tree_build(const struct rp_tree *tree, const struct rp_build_ops *ops, v
 			r = ops->mkfile(ctx, path, n->mode, n->size);
 			break;
 		case S_IFLNK:
-			if (n->target && n->target[0] == '/' && pl)
+			if (n->target && n->target[0] == '/' && pl && prefix_targets)
 				snprintf(target, sizeof(target), "%s%s", prefix, n->target);
 			else
 				snprintf(target, sizeof(target), "%s", n->target ? n->target : "?");
@@ -340,6 +341,8 @@ long rp_tree_build(const struct rp_tree *tree, const struct rp_build_ops *ops, v
 			break;
 		default:
 			r = ops->mknod(ctx, path, n->mode);
+			if (!r)
+				r = ops->chmod(ctx, path, n->mode & 07777);
 			break;
 		}
 		if (r < 0)

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * difftest: random scripts in fstest's language (tools/fstest.h), run
+ * through vfslab and through the host kernel on tmpfs, compared line by
+ * line; a mismatch is shrunk to a short script that still shows it.
+ *
+ * gen.c writes the scripts, run.c runs one script on each side, shrink.c
+ * delta-debugs a failing one, tools/cmd_difftest.c is the command.
+ */
+#ifndef VFSLAB_TOOLS_DIFFTEST_DIFFTEST_H
+#define VFSLAB_TOOLS_DIFFTEST_DIFFTEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "vfs/vfs.h"
+
+/* The longest line the generator writes (long names use {N*X}). */
+#define DT_LINE_MAX 1024
+
+/*
+ * What the generator leaves out because the answer depends on the host's
+ * fs.protected_* sysctls, where vfslab is fixed (protected_symlinks and
+ * protected_hardlinks as 1, protected_regular and protected_fifos as 0).
+ * Each rule is closed under taking subsets of lines, so a shrunk script
+ * obeys it too.
+ */
+struct dt_policy {
+	/*
+	 * No sticky directory that is world-writable: there
+	 * protected_symlinks decides whether links are followed, and
+	 * protected_regular/fifos >= 1 whether O_CREAT opens others' files.
+	 */
+	bool no_sticky_ow;
+	/* ... nor group-writable (protected_regular/fifos = 2). */
+	bool no_sticky_gw;
+	/* link(2) only as root (protected_hardlinks = 0). */
+	bool root_links;
+};
+
+/*
+ * Both sides start from a root like a fresh tmpfs mount's: mode 01777,
+ * owned by root. That is a sticky o+w directory, so with no_sticky_ow
+ * every script starts with this line (pinned: the shrinker keeps it).
+ */
+#define DT_ROOT_MODE 01777
+#define DT_ROOT_FIX "chmod / 0755"
+
+/*
+ * The policy for this host: read /proc/sys/fs/protected_*, and where a
+ * value differs from vfslab's, rule out what it changes. @desc gets a
+ * one-line summary ("protected_symlinks=0: no sticky o+w directories").
+ */
+void dt_policy_from_host(struct dt_policy *p, char *desc, size_t len);
+
+/* A script: lines without '\n', each with the number of calls it holds. */
+struct dt_script {
+	char **lines;
+	unsigned int *calls;
+	size_t n, cap;
+	size_t pinned; /* leading lines the shrinker keeps (the policy's) */
+};
+
+int dt_script_add(struct dt_script *s, const char *line, unsigned int calls);
+void dt_script_free(struct dt_script *s);
+/* Read a script file: every line kept as it is, comments included. */
+int dt_script_read(struct dt_script *s, FILE *f);
+void dt_script_print(const struct dt_script *s, FILE *f, const char *indent);
+
+/* Append @nlines random lines drawn from @seed. */
+int dt_generate(struct dt_script *s, uint64_t seed, size_t nlines, const struct dt_policy *pol);
+
+/* What one side printed for each line of a script. */
+struct dt_side {
+	size_t n; /* lines that ran (fewer than the script's if the run died) */
+	char **out; /* stdout of each line, then its diagnostics */
+	/*
+	 * Set when the run did not end normally: vfslab crashed or hung
+	 * while running line n, or failed an invariant check after line n-1
+	 * (vfs/check.h) or at teardown, or the host side could not run.
+	 */
+	char *fail;
+	/* The line at fault for fail: the one running, or just run; -1: teardown. */
+	long fail_line;
+	/* stderr of vfslab's run (BUG_ON, sanitizer reports), for fail. */
+	char *log;
+};
+
+void dt_side_free(struct dt_side *s);
+
+struct dt_runner {
+	struct vfs_config cfg; /* the vfslab side's variant */
+	const char *tmpdir; /* where the host side's scratch directories go */
+	unsigned int timeout; /* seconds for one vfslab run; host lines: 10 s each */
+	unsigned long runs; /* scripts run on both sides so far */
+};
+
+/*
+ * Run @lines through a fresh VFS (in a forked child, so that a crash or a
+ * hang is a result) and through the host kernel in a fresh directory
+ * under r->tmpdir (each line in a child chrooted there; needs root).
+ * Returns 0 (the results may still differ), or -1 if the host side could
+ * not be set up (message on stderr).
+ */
+int dt_run(struct dt_runner *r, char *const *lines, size_t n, struct dt_side *vfs,
+	   struct dt_side *host);
+
+/* Where the two sides first part. */
+struct dt_diff {
+	long line; /* index into the script; -1: they agree */
+	/*
+	 * The first output line of that script line where they differ, as
+	 * each side printed it ("" if it printed nothing there), or vfslab's
+	 * failure message with host's output.
+	 */
+	char *host, *vfs;
+	bool vfs_failed; /* vfslab crashed, hung or broke an invariant */
+	bool at_end; /* ... at teardown, after the last line */
+};
+
+/* Compare @vfs with @host over a script of @n lines; fill @d. */
+void dt_compare(const struct dt_side *vfs, const struct dt_side *host, size_t n, struct dt_diff *d);
+void dt_diff_free(struct dt_diff *d);
+
+/*
+ * Shrink @s, whose line @d->line shows @d, to a script whose last line
+ * shows the same difference and whose other lines are each needed for it:
+ * delta debugging over the lines before it, then over the calls of each
+ * line. Runs both sides every time. @out gets the result.
+ * Returns 0, or -1 if the host side failed.
+ */
+int dt_shrink(struct dt_runner *r, const struct dt_script *s, const struct dt_diff *d,
+	      struct dt_script *out, bool verbose);
+
+#endif /* VFSLAB_TOOLS_DIFFTEST_DIFFTEST_H */

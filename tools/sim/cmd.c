@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * vfslab sim: run a bench workload or a seed scenario on a simulated
+ * many-core machine and report simulated ops/s (the table, CSV, JSON and
+ * plot of vfslab bench) and, with --report c2c, where the cache-line
+ * transfers came from.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tools/cmd.h"
+#include "tools/scenarios.h"
+#include "tools/sim/simrun.h"
+
+#define SIM_DEFAULT_OPS 1000
+#define SIM_DEFAULT_QUANTUM_NS 20
+#define SIM_DEFAULT_TOP 4
+/* Scenario runs: about this many operations in all, 100 to 2000 per vCPU. */
+#define SIM_SCENARIO_TOTAL_OPS 60000
+
+/* Which profile stands for the machine each seed was measured on. */
+static const struct {
+	const char *scenario, *profile, *why;
+	int cpus; /* for seeds without a CPU count */
+} scenario_machine[] = {
+	{ "d_lockref", "spr", "Sapphire Rapids, as published", 0 },
+	{ "dcount", "spr", "no published machine; 20 CPUs of the SPR profile", 20 },
+	{ "file_ref", "zen4", "EPYC 9754, as published", 0 },
+	{ "f_count", "kunpeng920", "Kunpeng 920, as published", 0 },
+	{ "f_count-private", "kunpeng920", "Kunpeng 920, as f_count", 24 },
+	{ "f_ref", "spr", "an Intel 64C/128T machine; the SPR profile", 0 },
+	{ "alloc_fd", "spr", "Ice Lake 160 cores; no Ice Lake profile, the SPR one", 0 },
+	{ "alloc_fd-open3", "spr", "Sapphire Rapids, as published", 0 },
+};
+
+/* bench's results (big: their sample arrays), for its CSV, JSON and plot. */
+static struct bench_result br[64 * BENCH_MAX_SIDES];
+
+struct sim_cli {
+	struct bench_opts o; /* workload, sides, task counts, mode */
+	const struct sim_profile *profiles[4];
+	int nr_profiles;
+	unsigned long ops;
+	bool ops_set;
+	unsigned int quantum_ns;
+	unsigned int top;
+	enum bench_format fmt;
+	const char *json_file, *plot_file;
+	bool progress;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: vfslab sim [WORKLOAD|SCENARIO] [options]\n"
+		"       vfslab sim --all-scenarios [options]\n"
+		"       vfslab sim --list-profiles\n\n"
+		"Runs a bench workload (default stat2) on a simulated many-core machine: the\n"
+		"real VFS code on N virtual CPUs, every memory access through a MESI model\n"
+		"with published latencies, scheduled deterministically (the same command\n"
+		"prints the same output on a loaded or an idle machine). A SCENARIO (see\n"
+		"`vfslab scenarios`) runs its before and after variants at the seed's CPU\n"
+		"count and prints the predicted after/before beside the published ratio.\n\n"
+		"  --workload NAME     run this workload (when a scenario has its name)\n"
+		"  --scenario NAME     run this scenario\n"
+		"  --all-scenarios     every scenario, with a summary\n"
+		"  --variant SPEC      a side built with SPEC (repeatable; default: one default\n"
+		"                      side); `vfslab help variants` lists the keys\n"
+		"  --cpus LIST         virtual CPU counts: 1,2,4 or 1-4 (1 to %d; default\n"
+		"                      1,2,4,8,16, a scenario's published count)\n"
+		"  --ops N             iterations per virtual CPU (default %d; a scenario\n"
+		"                      picks 100-2000 by CPU count)\n"
+		"  --profile NAME|all  the machine: spr, zen4, kunpeng920 (default spr, a\n"
+		"                      scenario's own machine)\n"
+		"  --mode threads|processes\n"
+		"  --report c2c        the contention report: hot lines, fields, functions\n"
+		"  --top N             lines in the contention report (default %d)\n"
+		"  --format table|csv|json\n"
+		"  --json FILE         also write JSON to FILE\n"
+		"  --plot FILE         simulated ops/s against CPUs (.png or .svg, gnuplot)\n"
+		"  --quantum-ns N      how far a virtual CPU may run ahead of the next one\n"
+		"                      before they switch (default %d)\n",
+		SIM_MAX_CPUS, SIM_DEFAULT_OPS, SIM_DEFAULT_TOP, SIM_DEFAULT_QUANTUM_NS);
+}
+
+static void list_profiles(void)
+{
+	unsigned int nr;
+	const struct sim_profile *p = sim_profile_all(&nr);
+
+	for (unsigned int i = 0; i < nr; i++) {
+		printf("%-11s %s, %u CPUs\n", p[i].name, p[i].machine, sim_profile_cpus(&p[i]));
+		printf("%11s transfer ns: SMT %.1f, cluster %.1f, die %.1f, socket %.1f, remote %.1f\n",
+		       "", p[i].xfer_ns[SIM_DIST_SMT], p[i].xfer_ns[SIM_DIST_CLUSTER],
+		       p[i].xfer_ns[SIM_DIST_DIE], p[i].xfer_ns[SIM_DIST_SOCKET],
+		       p[i].xfer_ns[SIM_DIST_REMOTE]);
+		printf("%11s hit %.2f, LLC %.1f, memory %.0f, atomic %.2f, pause %.2f, syscall %.0f ns\n",
+		       "", p[i].hit_ns, p[i].llc_ns, p[i].mem_ns, p[i].atomic_ns, p[i].pause_ns,
+		       p[i].syscall_ns);
+		printf("%11s %s (sources: tools/sim/profile.c)\n", "", p[i].notes);
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* One profile: every side at every CPU count. res[i] in bench order. */
+static int run_all(struct sim_cli *c, const struct sim_profile *p, struct sim_result *res,
+		   int *nr)
+{
+	struct bench_opts *o = &c->o;
+
+	*nr = 0;
+	for (int k = 0; k < o->nr_tasks; k++) {
+		for (int s = 0; s < o->nr_sides; s++) {
+			struct sim_run_opts ro = {
+				.wl = o->wl,
+				.prof = p,
+				.processes = o->processes,
+				.cpus = o->tasks[k],
+				.ops = c->ops,
+				.quantum_ps = (uint64_t)c->quantum_ns * 1000,
+				.c2c_top = c->top,
+			};
+			struct sim_result *r = &res[*nr];
+			double t0 = now_s();
+
+			if (c->progress)
+				fprintf(stderr, "%s: %s, %d CPUs of %s...", o->wl->name,
+					o->sides[s].label, o->tasks[k], p->name);
+			if (sim_run_workload(&ro, &o->sides[s].cfg, r)) {
+				if (c->progress)
+					fputc('\n', stderr);
+				cli_error("sim", "%s, %d CPUs: the run failed", o->sides[s].label,
+					  o->tasks[k]);
+				return -1;
+			}
+			if (c->progress)
+				fprintf(stderr, " %.1f s, %llu switches\n", now_s() - t0,
+					(unsigned long long)r->switches);
+			r->br.side = s;
+			(*nr)++;
+		}
+	}
+	/* Ratios against side 0 at the same CPU count, interval by interval. */
+	for (int i = 0; i < *nr; i++) {
+		struct bench_result *b = &res[i].br, *b0 = &res[i - b->side].br;
+
+		b->ratio = b0->median ? b->median / b0->median : 0;
+		b->ratio_min = b->ratio_max = 0;
+		for (int k = 0; k < b->nr_samples; k++) {
+			double q = b0->samples[k] ? b->samples[k] / b0->samples[k] : 0;
+
+			if (!k || q < b->ratio_min)
+				b->ratio_min = q;
+			if (!k || q > b->ratio_max)
+				b->ratio_max = q;
+		}
+	}
+	return 0;
+}
+
+static void fmt_ops(char *buf, size_t n, double v)
+{
+	if (v >= 1e6)
+		snprintf(buf, n, "%.2fM", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, n, "%.1fk", v / 1e3);
+	else
+		snprintf(buf, n, "%.0f", v);
+}
+
+static const enum vfs_event shown[] = {
+	VFS_EV_LOCKREF_SLOW,
+	VFS_EV_UNLAZY_FAIL,
+	VFS_EV_FGET_RETRY,
+	VFS_EV_ALLOC_FD_FAST,
+};
+
+static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
+		  const struct sim_result *res, int nr)
+{
+	const struct bench_opts *o = &c->o;
+
+	fprintf(f, "%s: %s (%s), simulated\n", o->wl->name, o->wl->desc, o->wl->loop);
+	fprintf(f, "machine %s: %s\n", p->name, p->machine);
+	fprintf(f, "mode %s, %lu iterations per virtual CPU, rate over the window where all "
+		   "run past warm-up; quantum %u ns\n",
+		o->processes ? "processes" : "threads", c->ops, c->quantum_ns);
+	fprintf(f, "profile %s\n\n", p->notes);
+	fprintf(f, "%-30s %4s %9s %9s %9s %7s %8s %7s %7s %7s %8s", "side", "cpus", "ops/s", "min",
+		"max", "ratio", "ns/op", "HITM", "RFO", "inval", "RMW-xfer");
+	for (size_t k = 0; k < ARRAY_SIZE(shown); k++)
+		fprintf(f, " %13s", vfs_event_name(shown[k]));
+	fprintf(f, "\n");
+	for (int i = 0; i < nr; i++) {
+		const struct sim_result *r = &res[i];
+		char med[16], mn[16], mx[16];
+
+		fmt_ops(med, sizeof(med), r->br.median);
+		fmt_ops(mn, sizeof(mn), r->br.min);
+		fmt_ops(mx, sizeof(mx), r->br.max);
+		fprintf(f, "%-30.30s %4d %9s %9s %9s %6.3fx %8.1f %7.3f %7.3f %7.3f %8.3f",
+			o->sides[r->br.side].label, r->br.tasks, med, mn, mx, r->br.ratio, r->op_ns,
+			r->per_op.hitm, r->per_op.rfo, r->per_op.inval, r->per_op.rmw_xfer);
+		for (size_t k = 0; k < ARRAY_SIZE(shown); k++)
+			fprintf(f, " %13.3f", r->br.ev_per_op[shown[k]]);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\nratio: against %s at the same CPU count. ns/op: one operation on one "
+		   "virtual CPU.\nHITM, RFO (ownership requests), inval, RMW-xfer: coherence "
+		   "events per operation.\n",
+		o->sides[0].label);
+	for (int i = 0; i < nr; i++)
+		if (res[i].br.errors)
+			fprintf(f, "warning: %s, %d CPUs: %lu failed calls (last: %s)\n",
+				o->sides[res[i].br.side].label, res[i].br.tasks, res[i].br.errors,
+				strerror((int)-res[i].br.last_error));
+}
+
+static void json(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
+		 const struct sim_result *res, int nr)
+{
+	const struct bench_opts *o = &c->o;
+	fprintf(f, "{\"simulated\":true,\"profile\":\"%s\",\"ops_per_cpu\":%lu,\"quantum_ns\":%u,"
+		   "\"bench\":",
+		p->name, c->ops, c->quantum_ns);
+	for (int i = 0; i < nr; i++)
+		br[i] = res[i].br;
+	bench_report(f, BENCH_JSON, o, br, nr);
+	fprintf(f, ",\"coherence\":[");
+	for (int i = 0; i < nr; i++) {
+		fprintf(f,
+			"%s\n {\"side\":%d,\"cpus\":%d,\"ns_per_op\":%.3f,\"hitm_per_op\":%.6f,"
+			"\"rfo_per_op\":%.6f,\"inval_per_op\":%.6f,\"rmw_xfer_per_op\":%.6f,"
+			"\"window_s\":%.9f,\"contention\":",
+			i ? "," : "", res[i].br.side, res[i].br.tasks, res[i].op_ns, res[i].per_op.hitm,
+			res[i].per_op.rfo, res[i].per_op.inval, res[i].per_op.rmw_xfer,
+			res[i].window_s);
+		c2c_json(f, &res[i].c2c, res[i].ops);
+		fprintf(f, "}");
+	}
+	fprintf(f, "\n]}\n");
+}
+
+static void report(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
+		   const struct sim_result *res, int nr, bool c2c)
+{
+	switch (c->fmt) {
+	case BENCH_TABLE:
+		table(f, c, p, res, nr);
+		for (int i = 0; c2c && i < nr; i++) {
+			char label[256];
+
+			snprintf(label, sizeof(label), "%s, %d CPUs of %s",
+				 c->o.sides[res[i].br.side].label, res[i].br.tasks, p->name);
+			c2c_print(f, &res[i].c2c, res[i].ops, label);
+		}
+		break;
+	case BENCH_CSV:
+		for (int i = 0; i < nr; i++)
+			br[i] = res[i].br;
+		bench_report(f, BENCH_CSV, &c->o, br, nr);
+		break;
+	case BENCH_JSON:
+		json(f, c, p, res, nr);
+		break;
+	}
+}
+
+static int parse_cpus(struct sim_cli *c, const char *s)
+{
+	if (bench_cli_tasks(s, &c->o))
+		return -1;
+	for (int i = 0; i < c->o.nr_tasks; i++)
+		if (c->o.tasks[i] > SIM_MAX_CPUS)
+			return -1;
+	return 0;
+}
+
+/* The run behind one profile: table/CSV/JSON, the JSON file, the plot. */
+static int run_profile(struct sim_cli *c, const struct sim_profile *p, bool c2c,
+		       struct sim_result *res, int *nr)
+{
+	/* bench's CSV and JSON call it the entry cost: here, the syscall's. */
+	c->o.entry_ns = (long)(p->syscall_ns + 0.5);
+	c->o.rounds = SIM_SAMPLES;
+	if (run_all(c, p, res, nr))
+		return 1;
+	report(stdout, c, p, res, *nr, c2c);
+	if (c->json_file) {
+		FILE *f = fopen(c->json_file, "w");
+
+		if (!f) {
+			cli_error("sim", "--json: cannot write %s", c->json_file);
+			return 1;
+		}
+		json(f, c, p, res, *nr);
+		fclose(f);
+	}
+	if (c->plot_file) {
+			for (int i = 0; i < *nr; i++)
+			br[i] = res[i].br;
+		if (bench_plot(c->plot_file, &c->o, br, *nr))
+			return 1;
+	}
+	return 0;
+}
+
+struct verdict {
+	const char *name;
+	int cpus;
+	const char *profile;
+	double predicted, published;
+};
+
+static const char *direction(double predicted, double published)
+{
+	if (!published)
+		return predicted > 1.02 ? "after faster" : predicted < 0.98 ? "after slower" :
+									       "no change";
+	if ((predicted > 1.0) == (published > 1.0) && fabs(predicted - 1.0) >= 0.005)
+		return "reproduced";
+	return fabs(predicted - 1.0) < 0.005 ? "flat" : "OPPOSITE";
+}
+
+static int run_scenario(struct sim_cli *base, const struct scenario *s, bool c2c,
+			struct verdict *v)
+{
+	static struct sim_result res[64 * BENCH_MAX_SIDES];
+	struct sim_cli c = *base;
+	const struct sim_profile *profiles[4];
+	int nprof = c.nr_profiles, nr, ret = 0;
+	const char *why = NULL;
+	int def_cpus = s->published_cpus;
+
+	for (size_t i = 0; i < ARRAY_SIZE(scenario_machine); i++) {
+		if (strcmp(scenario_machine[i].scenario, s->name))
+			continue;
+		why = scenario_machine[i].why;
+		if (!def_cpus)
+			def_cpus = scenario_machine[i].cpus;
+		if (!nprof) {
+			profiles[0] = sim_profile_find(scenario_machine[i].profile);
+			nprof = 1;
+		}
+	}
+	if (c.nr_profiles)
+		memcpy(profiles, c.profiles, sizeof(profiles));
+	if (!nprof) {
+		profiles[0] = sim_profile_find("spr");
+		nprof = 1;
+	}
+	if (!def_cpus)
+		def_cpus = 20;
+	c.o.wl = workload_find(s->workload);
+	if (!c.o.wl) {
+		cli_error("sim", "%s: workload %s is not built in", s->name, s->workload);
+		return 1;
+	}
+	c.o.processes = s->processes;
+	c.o.nr_sides = 0;
+	if (bench_cli_side(&c.o, s->before) || bench_cli_side(&c.o, s->after))
+		return 2;
+	if (!c.o.nr_tasks) {
+		c.o.tasks[0] = def_cpus > SIM_MAX_CPUS ? SIM_MAX_CPUS : def_cpus;
+		c.o.nr_tasks = 1;
+	}
+	if (!c.ops_set) {
+		c.ops = SIM_SCENARIO_TOTAL_OPS / c.o.tasks[c.o.nr_tasks - 1];
+		c.ops = c.ops < 100 ? 100 : c.ops > 2000 ? 2000 : c.ops;
+	}
+	for (int k = 0; k < nprof; k++) {
+		const struct sim_profile *p = profiles[k];
+
+		if (c.fmt == BENCH_TABLE)
+			printf("== scenario %s on %s ==\n%s\n", s->name, p->name, s->claim);
+		ret = run_profile(&c, p, c2c, res, &nr);
+		if (ret)
+			return ret;
+		for (int i = 1; i < nr; i += 2) {
+			struct verdict *w = v ? &v[k] : NULL;
+
+			if (c.fmt == BENCH_TABLE) {
+				printf("\npredicted after/before at %d CPUs of %s: %.3fx",
+				       res[i].br.tasks, p->name, res[i].br.ratio);
+				if (s->published)
+					printf("; published %.3fx at %d CPUs (%s)", s->published,
+					       s->published_cpus, s->source);
+				printf(": %s\n", direction(res[i].br.ratio, s->published));
+			}
+			if (w && i == nr - 1) {
+				w->name = s->name;
+				w->cpus = res[i].br.tasks;
+				w->profile = p->name;
+				w->predicted = res[i].br.ratio;
+				w->published = s->published;
+			}
+		}
+		if (c.fmt == BENCH_TABLE && why)
+			printf("machine: %s\n\n", why);
+		for (int i = 0; i < nr; i++)
+			c2c_free(&res[i].c2c);
+	}
+	return 0;
+}
+
+static int all_scenarios(struct sim_cli *c, bool c2c)
+{
+	unsigned int n;
+	const struct scenario *s = scenario_all(&n);
+	struct verdict v[64][4];
+	int nprof = c->nr_profiles ? c->nr_profiles : 1;
+
+	memset(v, 0, sizeof(v));
+	for (unsigned int i = 0; i < n && i < 64; i++) {
+		int ret = run_scenario(c, &s[i], c2c, v[i]);
+
+		if (ret)
+			return ret;
+	}
+	if (c->fmt != BENCH_TABLE)
+		return 0;
+	printf("== summary ==\n%-16s %-11s %5s %10s %10s  %s\n", "scenario", "profile", "cpus",
+	       "predicted", "published", "direction");
+	for (unsigned int i = 0; i < n && i < 64; i++) {
+		for (int k = 0; k < nprof; k++) {
+			const struct verdict *w = &v[i][k];
+			char pub[16] = "-";
+
+			if (!w->name)
+				continue;
+			if (w->published)
+				snprintf(pub, sizeof(pub), "%.3fx", w->published);
+			printf("%-16s %-11s %5d %9.3fx %10s  %s\n", w->name, w->profile, w->cpus,
+			       w->predicted, pub, direction(w->predicted, w->published));
+		}
+	}
+	return 0;
+}
+
+int sim_cmd(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "workload", required_argument, NULL, 'w' },
+		{ "scenario", required_argument, NULL, 's' },
+		{ "all-scenarios", no_argument, NULL, 'A' },
+		{ "variant", required_argument, NULL, 'v' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "ops", required_argument, NULL, 'n' },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "report", required_argument, NULL, 'r' },
+		{ "top", required_argument, NULL, 't' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "plot", required_argument, NULL, 'P' },
+		{ "quantum-ns", required_argument, NULL, 'q' },
+		{ "list-profiles", no_argument, NULL, 'L' },
+		{ "progress", no_argument, NULL, 'g' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct sim_result res[64 * BENCH_MAX_SIDES];
+	static struct sim_cli c;
+	const char *workload = NULL, *scenario = NULL;
+	bool all = false, c2c = false, mode_set = false;
+	int opt, nr, ret;
+
+	memset(&c, 0, sizeof(c));
+	bench_cli_defaults(&c.o);
+	c.ops = SIM_DEFAULT_OPS;
+	c.quantum_ns = SIM_DEFAULT_QUANTUM_NS;
+	c.top = SIM_DEFAULT_TOP;
+	c.fmt = BENCH_TABLE;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		char *end;
+
+		switch (opt) {
+		case 'w':
+			workload = optarg;
+			break;
+		case 's':
+			scenario = optarg;
+			break;
+		case 'A':
+			all = true;
+			break;
+		case 'v':
+			if (bench_cli_side(&c.o, optarg))
+				return 2;
+			break;
+		case 'c':
+			if (parse_cpus(&c, optarg)) {
+				cli_error("sim", "--cpus: counts from 1 to %d, e.g. 1,2,4 or 1-8",
+					  SIM_MAX_CPUS);
+				return 2;
+			}
+			break;
+		case 'n':
+			c.ops = strtoul(optarg, &end, 10);
+			if (*end || !c.ops || c.ops > 10000000) {
+				cli_error("sim", "--ops: a count from 1 to 10000000");
+				return 2;
+			}
+			c.ops_set = true;
+			break;
+		case 'p':
+			if (!strcmp(optarg, "all")) {
+				unsigned int n;
+				const struct sim_profile *p = sim_profile_all(&n);
+
+				for (unsigned int i = 0; i < n && i < 4; i++)
+					c.profiles[i] = &p[i];
+				c.nr_profiles = n < 4 ? n : 4;
+			} else if (!(c.profiles[0] = sim_profile_find(optarg))) {
+				cli_error("sim", "--profile: unknown '%s' (--list-profiles)", optarg);
+				return 2;
+			} else {
+				c.nr_profiles = 1;
+			}
+			break;
+		case 'm':
+			if (!strcmp(optarg, "threads") || !strcmp(optarg, "processes")) {
+				c.o.processes = optarg[0] == 'p';
+				mode_set = true;
+			} else {
+				cli_error("sim", "--mode: threads or processes");
+				return 2;
+			}
+			break;
+		case 'r':
+			if (strcmp(optarg, "c2c")) {
+				cli_error("sim", "--report: only c2c");
+				return 2;
+			}
+			c2c = true;
+			break;
+		case 't':
+			c.top = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end || !c.top) {
+				cli_error("sim", "--top: a positive count");
+				return 2;
+			}
+			break;
+		case 'f':
+			if (bench_cli_option(&c.o, opt, optarg, &c.fmt))
+				return 2;
+			break;
+		case 'j':
+			c.json_file = optarg;
+			break;
+		case 'P':
+			c.plot_file = optarg;
+			break;
+		case 'q':
+			c.quantum_ns = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end || !c.quantum_ns || c.quantum_ns > 100000) {
+				cli_error("sim", "--quantum-ns: 1 to 100000");
+				return 2;
+			}
+			break;
+		case 'L':
+			list_profiles();
+			return 0;
+		case 'g':
+			c.progress = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	if (optind == argc - 1) {
+		if (scenario_find(argv[optind]) && !workload)
+			scenario = argv[optind];
+		else
+			workload = argv[optind];
+	}
+	if (all || scenario) {
+		const struct scenario *s = scenario ? scenario_find(scenario) : NULL;
+
+		if (c.o.nr_sides) {
+			cli_error("sim", "a scenario brings its own variants; drop --variant");
+			return 2;
+		}
+		(void)mode_set;
+		if (all)
+			return all_scenarios(&c, c2c);
+		if (!s) {
+			cli_error("sim", "unknown scenario '%s' (see `vfslab scenarios`)", scenario);
+			return 2;
+		}
+		return run_scenario(&c, s, c2c, NULL);
+	}
+	c.o.wl = workload_find(workload ? workload : "stat2");
+	if (!c.o.wl) {
+		cli_error("sim", "unknown workload '%s' (see `vfslab bench --list`)", workload);
+		return 2;
+	}
+	if (!c.o.nr_sides && bench_cli_side(&c.o, NULL))
+		return 2;
+	if (!c.o.nr_tasks)
+		parse_cpus(&c, "1,2,4,8,16");
+	if (!c.nr_profiles) {
+		c.profiles[0] = sim_profile_find("spr");
+		c.nr_profiles = 1;
+	}
+	ret = 0;
+	for (int k = 0; k < c.nr_profiles && !ret; k++) {
+		ret = run_profile(&c, c.profiles[k], c2c, res, &nr);
+		for (int i = 0; !ret && i < nr; i++)
+			c2c_free(&res[i].c2c);
+	}
+	return ret;
+}

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The MESI model behind coh_access(). A line has at most one owner (E or
+ * M) or a set of sharers (S); a directory (this table) knows both, so a
+ * miss goes straight to whoever has the line, as a snoop filter does.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "lib/compiler.h"
+#include "tools/sim/coherence.h"
+
+#define COH_MIN_SHIFT 16
+
+static uint64_t ns_to_ps(double ns)
+{
+	return (uint64_t)(ns * 1000 + 0.5);
+}
+
+static struct coh_line *tab_alloc(uint64_t n)
+{
+	void *p = mmap(NULL, n * sizeof(struct coh_line), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void tab_free(struct coh_line *t, uint64_t n)
+{
+	if (t)
+		munmap(t, n * sizeof(struct coh_line));
+}
+
+int coh_init(struct coh *c, const struct sim_profile *p, unsigned int ncpus)
+{
+	memset(c, 0, sizeof(*c));
+	c->ncpus = ncpus;
+	for (unsigned int i = 0; i < ncpus; i++)
+		sim_profile_place(p, i, &c->place[i]);
+	for (int d = 0; d < SIM_DIST_NR; d++)
+		c->xfer_ps[d] = ns_to_ps(p->xfer_ns[d]);
+	c->hit_ps = ns_to_ps(p->hit_ns);
+	c->llc_ps = ns_to_ps(p->llc_ns);
+	c->mem_ps = ns_to_ps(p->mem_ns);
+	c->atomic_ps = ns_to_ps(p->atomic_ns);
+	c->mask = (1ull << COH_MIN_SHIFT) - 1;
+	c->tab = tab_alloc(c->mask + 1);
+	return c->tab ? 0 : -1;
+}
+
+static void stats_free(struct coh_stats *st)
+{
+	struct coh_contrib *k, *next;
+
+	if (!st)
+		return;
+	for (k = st->contribs; k; k = next) {
+		next = k->next;
+		free(k);
+	}
+	free(st);
+}
+
+void coh_stats_reset(struct coh *c, bool counting)
+{
+	for (uint64_t i = 0; i <= c->mask; i++) {
+		stats_free(c->tab[i].st);
+		c->tab[i].st = NULL;
+	}
+	c->counting = counting;
+}
+
+void coh_reset(struct coh *c)
+{
+	coh_stats_reset(c, false);
+	tab_free(c->tab, c->mask + 1);
+	c->mask = (1ull << COH_MIN_SHIFT) - 1;
+	c->tab = tab_alloc(c->mask + 1);
+	c->used = 0;
+	c->next_id = 0;
+}
+
+void coh_fini(struct coh *c)
+{
+	coh_stats_reset(c, false);
+	tab_free(c->tab, c->mask + 1);
+	c->tab = NULL;
+}
+
+static uint64_t slot_of(const struct coh *c, uint64_t key)
+{
+	return (key * 0x9e3779b97f4a7c15ull >> 20) & c->mask;
+}
+
+/* Double the table; lines move, their statistics do not. */
+static void grow(struct coh *c)
+{
+	struct coh_line *old = c->tab;
+	uint64_t n = c->mask + 1;
+	struct coh_line *t = tab_alloc(2 * n);
+
+	if (!t)
+		abort(); /* the simulator cannot go on without its directory */
+	c->tab = t;
+	c->mask = 2 * n - 1;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t s;
+
+		if (!old[i].key)
+			continue;
+		for (s = slot_of(c, old[i].key); t[s].key; s = (s + 1) & c->mask)
+			;
+		t[s] = old[i];
+	}
+	tab_free(old, n);
+}
+
+struct coh_line *coh_line_find(const struct coh *c, uint64_t line)
+{
+	uint64_t key = line + 1;
+
+	for (uint64_t s = slot_of(c, key);; s = (s + 1) & c->mask) {
+		if (c->tab[s].key == key)
+			return &c->tab[s];
+		if (!c->tab[s].key)
+			return NULL;
+	}
+}
+
+struct coh_line *coh_line_get(struct coh *c, uint64_t line)
+{
+	uint64_t key = line + 1, s;
+	struct coh_line *l;
+
+	for (s = slot_of(c, key);; s = (s + 1) & c->mask) {
+		if (__builtin_expect(c->tab[s].key == key, 1))
+			return &c->tab[s];
+		if (!c->tab[s].key)
+			break;
+	}
+	if (2 * (c->used + 1) > c->mask + 1) {
+		grow(c);
+		for (s = slot_of(c, key); c->tab[s].key; s = (s + 1) & c->mask)
+			;
+	}
+	l = &c->tab[s];
+	l->key = key;
+	l->owner = -1;
+	l->id = c->next_id++;
+	c->used++;
+	return l;
+}
+
+void coh_ignore(struct coh *c, uintptr_t addr, uintptr_t size)
+{
+	for (uint64_t line = addr >> SIM_LINE_SHIFT; line <= (addr + size - 1) >> SIM_LINE_SHIFT;
+	     line++)
+		coh_line_get(c, line)->ignore = 1;
+}
+
+struct coh_stats *coh_stats_get(struct coh_line *l)
+{
+	if (!l->st) {
+		l->st = calloc(1, sizeof(*l->st));
+		if (!l->st)
+			abort();
+	}
+	return l->st;
+}
+
+static uint64_t dist_ps(const struct coh *c, unsigned int a, unsigned int b)
+{
+	return c->xfer_ps[sim_place_dist(&c->place[a], &c->place[b])];
+}
+
+/* The nearest and the farthest sharer other than @cpu, as transfer costs. */
+static void sharer_span(const struct coh *c, const struct coh_line *l, unsigned int cpu,
+			uint64_t *nearest, uint64_t *farthest)
+{
+	*nearest = UINT64_MAX;
+	*farthest = 0;
+	for (unsigned int w = 0; w < SIM_SHARER_WORDS; w++) {
+		for (uint64_t m = l->sharers[w]; m; m &= m - 1) {
+			unsigned int s = w * 64 + __builtin_ctzll(m);
+			uint64_t d;
+
+			if (s == cpu)
+				continue;
+			d = dist_ps(c, s, cpu);
+			if (d < *nearest)
+				*nearest = d;
+			if (d > *farthest)
+				*farthest = d;
+		}
+	}
+}
+
+static void sharers_clear(struct coh_line *l)
+{
+	memset(l->sharers, 0, sizeof(l->sharers));
+	l->nsharers = 0;
+}
+
+static void sharer_add(struct coh_line *l, unsigned int cpu)
+{
+	if (!coh_has(l, cpu)) {
+		l->sharers[cpu / 64] |= 1ull << (cpu % 64);
+		l->nsharers++;
+	}
+}
+
+static struct coh_contrib *contrib_get(struct coh_stats *st, unsigned int off, uintptr_t pc)
+{
+	struct coh_contrib **pp, *k;
+
+	for (pp = &st->contribs; (k = *pp); pp = &k->next) {
+		if (k->pc == pc && k->off == off) {
+			/* Move to front: a line's hot accesses come back. */
+			*pp = k->next;
+			k->next = st->contribs;
+			st->contribs = k;
+			return k;
+		}
+	}
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		abort();
+	k->pc = pc;
+	k->off = off;
+	k->next = st->contribs;
+	st->contribs = k;
+	return k;
+}
+
+uint64_t coh_estimate(const struct coh *c, const struct coh_line *l, unsigned int cpu,
+		      enum coh_kind kind)
+{
+	uint64_t cost, nearest, farthest;
+
+	if (l->owner >= 0 && l->owner != (int32_t)cpu)
+		cost = dist_ps(c, l->owner, cpu);
+	else if (l->owner == (int32_t)cpu)
+		cost = c->hit_ps;
+	else if (l->nsharers) {
+		sharer_span(c, l, cpu, &nearest, &farthest);
+		if (kind == COH_READ)
+			cost = nearest <= c->xfer_ps[SIM_DIST_CLUSTER] ? c->llc_ps : nearest;
+		else
+			cost = farthest > c->llc_ps ? farthest : c->llc_ps;
+	} else {
+		cost = c->mem_ps;
+	}
+	return cost + (kind == COH_RMW ? c->atomic_ps : 0);
+}
+
+uint64_t coh_miss(struct coh *c, struct coh_line *l, unsigned int cpu, uint64_t now,
+		  enum coh_kind kind, unsigned int off, uintptr_t pc, bool count, uint64_t issued,
+		  bool reserved)
+{
+	uint64_t cost, start = now, done, nearest, farthest;
+	bool serial = true, hitm = false, remote = false, rfo = false, upgrade = false;
+	bool from_mem = false;
+	unsigned int inval = 0;
+	struct coh_stats *st;
+
+	if (l->ignore)
+		return now;
+	if (coh_is_hit(l, cpu, kind)) {
+		/* A reserved access found the line already here. */
+		done = coh_hit(c, l, now, kind, count);
+		if (count) {
+			st = coh_stats_get(l);
+			st->stall_ps += done - issued;
+			st->queue_ps += now - issued;
+		}
+		return done;
+	}
+	if (l->owner >= 0 && l->owner != (int32_t)cpu) {
+		/* Another CPU has it E or M: it forwards the line. */
+		unsigned int o = l->owner;
+
+		cost = dist_ps(c, o, cpu);
+		hitm = l->dirty;
+		remote = c->place[o].socket != c->place[cpu].socket;
+		l->owner = -1;
+		l->dirty = 0;
+		if (kind == COH_READ) {
+			sharer_add(l, o);
+			sharer_add(l, cpu);
+		} else {
+			rfo = true;
+			inval = 1;
+			l->owner = cpu;
+			l->dirty = 1;
+		}
+	} else if (l->owner == (int32_t)cpu) {
+		/* Only a read can miss... and it cannot: a write to our E/M line. */
+		cost = c->hit_ps;
+		serial = false;
+	} else if (l->nsharers) {
+		bool mine = coh_has(l, cpu);
+
+		sharer_span(c, l, cpu, &nearest, &farthest);
+		if (kind == COH_READ) {
+			/* S elsewhere: the shared cache, or the nearest copy. */
+			cost = nearest <= c->xfer_ps[SIM_DIST_CLUSTER] ? c->llc_ps : nearest;
+			if (cost > c->mem_ps)
+				cost = c->mem_ps;
+			sharer_add(l, cpu);
+			serial = false;
+		} else {
+			/* Ownership: invalidate every other copy, in parallel. */
+			inval = l->nsharers - mine;
+			upgrade = mine && !inval;
+			cost = farthest > c->llc_ps ? farthest : c->llc_ps;
+			rfo = true;
+			sharers_clear(l);
+			l->owner = cpu;
+			l->dirty = 1;
+		}
+	} else {
+		/* Nobody has it: memory. The first reader gets it E. */
+		cost = c->mem_ps;
+		serial = false;
+		from_mem = true;
+		l->owner = cpu;
+		l->dirty = kind != COH_READ;
+	}
+	if (kind == COH_RMW)
+		cost += c->atomic_ps;
+	if (!reserved && l->busy_until > start)
+		start = l->busy_until;
+	done = start + cost;
+	if (serial && done > l->busy_until)
+		l->busy_until = done;
+	if (!count)
+		return done;
+
+	st = coh_stats_get(l);
+	if (kind == COH_READ)
+		st->loads++;
+	else if (kind == COH_WRITE)
+		st->stores++;
+	else
+		st->rmws++;
+	if (hitm && remote)
+		st->hitm_remote++;
+	else if (hitm)
+		st->hitm_local++;
+	else if (from_mem)
+		st->mem_fetch++;
+	else if (kind == COH_READ)
+		st->clean_fetch++;
+	st->rfo += rfo;
+	st->upgrade += upgrade;
+	st->inval += inval;
+	st->rmw_xfer += rfo && kind == COH_RMW;
+	st->stall_ps += done - issued;
+	st->queue_ps += start - issued;
+	{
+		struct coh_contrib *k = contrib_get(st, off, pc);
+
+		k->kind_mask |= 1u << kind;
+		k->events++;
+		k->hitm += hitm;
+		k->rfo += rfo;
+		k->inval += inval;
+		k->rmw_xfer += rfo && kind == COH_RMW;
+		k->stall_ps += done - issued;
+	}
+	return done;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct coh_line *x = *(struct coh_line *const *)a, *y = *(struct coh_line *const *)b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+void coh_for_each_stats(struct coh *c, void (*fn)(void *ctx, struct coh_line *l, uint64_t line),
+			void *ctx)
+{
+	struct coh_line **v;
+	uint64_t n = 0;
+
+	for (uint64_t i = 0; i <= c->mask; i++)
+		n += c->tab[i].st != NULL;
+	v = malloc((n + 1) * sizeof(*v));
+	if (!v)
+		abort();
+	n = 0;
+	for (uint64_t i = 0; i <= c->mask; i++)
+		if (c->tab[i].st)
+			v[n++] = &c->tab[i];
+	qsort(v, n, sizeof(*v), by_id);
+	for (uint64_t i = 0; i < n; i++)
+		fn(ctx, v[i], v[i]->key - 1);
+	free(v);
+}

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The coherence model: every 64-byte line the simulated code touches, who
+ * holds it and in which MESI state, and when it is free for the next
+ * transfer. A CPU's caches are one private cache of unbounded size (nothing
+ * is evicted), so every miss is a coherence miss or a first touch.
+ *
+ * Costs come from the machine profile: a hit, a clean fetch from the shared
+ * cache, a transfer from the CPU holding the line (by distance), the
+ * invalidation of S copies (the farthest sharer), a locked RMW's own
+ * latency. Transfers of one line are serialised: a request waits until the
+ * previous one has finished (busy_until), so contended lines queue.
+ */
+#ifndef VFSLAB_TOOLS_SIM_COHERENCE_H
+#define VFSLAB_TOOLS_SIM_COHERENCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tools/sim/profile.h"
+
+#define SIM_MAX_CPUS 512
+#define SIM_LINE_SHIFT 6
+#define SIM_SHARER_WORDS (SIM_MAX_CPUS / 64)
+
+enum coh_kind { COH_READ, COH_WRITE, COH_RMW };
+
+/* One (offset in line, code address) that caused coherence events. */
+struct coh_contrib {
+	struct coh_contrib *next;
+	uintptr_t pc;
+	uint8_t off;
+	uint8_t kind_mask; /* 1 << enum coh_kind of the accesses */
+	uint64_t events; /* accesses that were not plain hits */
+	uint64_t hitm; /* found the line modified in another CPU */
+	uint64_t rfo; /* needed ownership (write or RMW miss, upgrade) */
+	uint64_t inval; /* copies it invalidated */
+	uint64_t rmw_xfer; /* RMWs among the rfo */
+	uint64_t stall_ps; /* time it waited, queue included */
+};
+
+struct coh_stats {
+	uint64_t loads, stores, rmws; /* every access, hits included */
+	uint64_t hitm_local, hitm_remote; /* modified elsewhere: same / other socket */
+	uint64_t clean_fetch; /* read miss served clean (LLC or S copy) */
+	uint64_t mem_fetch; /* nobody had it */
+	uint64_t rfo, upgrade; /* ownership requests; S->M without a transfer */
+	uint64_t inval; /* copies invalidated */
+	uint64_t rmw_xfer; /* RMWs that needed a transfer or an upgrade */
+	uint64_t stall_ps, queue_ps; /* time lost on the line; waiting for it */
+	struct coh_contrib *contribs;
+};
+
+struct coh_line {
+	uint64_t key; /* line number + 1; 0: empty slot */
+	int32_t owner; /* the CPU holding it E or M, or -1 */
+	uint8_t dirty; /* M rather than E */
+	uint8_t ignore; /* not simulated (per-thread storage) */
+	uint16_t nsharers;
+	uint32_t id; /* first-touch order: stable across runs */
+	uint64_t busy_until; /* ps: the last transfer ends */
+	struct coh_stats *st;
+	uint64_t sharers[SIM_SHARER_WORDS];
+};
+
+struct coh {
+	struct coh_line *tab;
+	uint64_t mask, used;
+	uint32_t next_id;
+	unsigned int ncpus;
+	struct sim_place place[SIM_MAX_CPUS];
+	uint64_t xfer_ps[SIM_DIST_NR];
+	uint64_t hit_ps, llc_ps, mem_ps, atomic_ps;
+	bool counting;
+};
+
+/* Set up for @ncpus CPUs of @p; 0 or -1 (no memory). */
+int coh_init(struct coh *c, const struct sim_profile *p, unsigned int ncpus);
+void coh_fini(struct coh *c);
+/* Forget every line (and its statistics). */
+void coh_reset(struct coh *c);
+/* Drop the statistics and start counting (or stop). */
+void coh_stats_reset(struct coh *c, bool counting);
+/* Accesses to these bytes cost nothing and are not tracked. */
+void coh_ignore(struct coh *c, uintptr_t addr, uintptr_t size);
+
+/*
+ * The slow path of coh_access(): everything but a plain hit. @issued: when
+ * the access was issued (for the statistics); @now: when it is served. If
+ * !@reserved it first waits for the line's previous transfer.
+ */
+uint64_t coh_miss(struct coh *c, struct coh_line *l, unsigned int cpu, uint64_t now,
+		  enum coh_kind kind, unsigned int off, uintptr_t pc, bool count, uint64_t issued,
+		  bool reserved);
+/* What a miss would cost now, without doing it (to reserve a queue slot). */
+uint64_t coh_estimate(const struct coh *c, const struct coh_line *l, unsigned int cpu,
+		      enum coh_kind kind);
+
+struct coh_line *coh_line_get(struct coh *c, uint64_t line);
+struct coh_stats *coh_stats_get(struct coh_line *l);
+
+static inline bool coh_has(const struct coh_line *l, unsigned int cpu)
+{
+	return (l->sharers[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+static inline bool coh_is_hit(const struct coh_line *l, unsigned int cpu, enum coh_kind kind)
+{
+	if (kind == COH_READ)
+		return l->owner == (int32_t)cpu || coh_has(l, cpu);
+	return l->owner == (int32_t)cpu;
+}
+
+/* A hit: count it, mark a written line dirty, return when it completes. */
+static inline uint64_t coh_hit(struct coh *c, struct coh_line *l, uint64_t now,
+			       enum coh_kind kind, bool count)
+{
+	if (count) {
+		struct coh_stats *st = l->st ? l->st : coh_stats_get(l);
+
+		if (kind == COH_READ)
+			st->loads++;
+		else if (kind == COH_WRITE)
+			st->stores++;
+		else
+			st->rmws++;
+	}
+	if (kind == COH_READ)
+		return now + c->hit_ps;
+	l->dirty = 1;
+	return now + (kind == COH_RMW ? c->atomic_ps : c->hit_ps);
+}
+
+/*
+ * coh_access - one access by @cpu at time @now (ps) to the byte at @addr
+ * (the caller splits accesses that cross a line). Returns when it completes.
+ * @pc names the code for the contention report; @count: record statistics.
+ */
+static inline uint64_t coh_access(struct coh *c, unsigned int cpu, uint64_t now, uintptr_t addr,
+				  enum coh_kind kind, uintptr_t pc, bool count)
+{
+	struct coh_line *l = coh_line_get(c, addr >> SIM_LINE_SHIFT);
+
+	if (__builtin_expect(!coh_is_hit(l, cpu, kind), 0))
+		return coh_miss(c, l, cpu, now, kind, addr & 63, pc, count, now, false);
+	return coh_hit(c, l, now, kind, count);
+}
+
+/* Look a line up without creating it (NULL if never touched). */
+struct coh_line *coh_line_find(const struct coh *c, uint64_t line);
+/* Call @fn for every line with statistics, in first-touch order. */
+void coh_for_each_stats(struct coh *c, void (*fn)(void *ctx, struct coh_line *l, uint64_t line),
+			void *ctx);
+
+#endif /* VFSLAB_TOOLS_SIM_COHERENCE_H */

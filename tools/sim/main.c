@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * vfslab-sim: the vfslab program built on the simulator's copy of lib/ and
+ * vfs/ (every memory access instrumented, RCU simulated). `vfslab sim`
+ * execs it. It runs `sim`, and runs fstest, walk and layout on one
+ * simulated CPU, so the simulator's build can be checked against the same
+ * scripts as vfslab's. Other commands need real threads: use vfslab.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/sim/sim.h"
+
+#undef main /* vfslab's main() is vfslab_main() here (tools/sim/toolmain.h) */
+int vfslab_main(int argc, char **argv);
+
+static struct {
+	int argc;
+	char **argv;
+	int ret;
+} job;
+
+static void job_fn(void *arg)
+{
+	(void)arg;
+	job.ret = vfslab_main(job.argc, job.argv);
+	fflush(NULL);
+}
+
+static bool on_one_cpu(const char *cmd)
+{
+	static const char *const cmds[] = { "fstest", "walk", "layout" };
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(cmd, cmds[i]))
+			return true;
+	return false;
+}
+
+int main(int argc, char **argv)
+{
+	void *args[1] = { NULL };
+
+	if (argc < 2 || argv[1][0] == '-' || !strcmp(argv[1], "sim") ||
+	    !strcmp(argv[1], "help") || !strcmp(argv[1], "scenarios"))
+		return vfslab_main(argc, argv);
+	if (!on_one_cpu(argv[1])) {
+		fprintf(stderr, "vfslab-sim: '%s' needs real threads; run it with vfslab. "
+				"vfslab-sim runs sim, and fstest, walk and layout on a simulated CPU\n",
+			argv[1]);
+		return 2;
+	}
+	if (sim_setup(sim_profile_find("spr"), 1, 20000)) {
+		fprintf(stderr, "vfslab-sim: cannot set the simulated machine up\n");
+		return 1;
+	}
+	job.argc = argc;
+	job.argv = argv;
+	sim_run(job_fn, args);
+	sim_teardown();
+	return job.ret;
+}

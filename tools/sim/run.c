@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A bench workload on N simulated CPUs, will-it-scale style: vCPU 0 builds
+ * the VFS and runs the workload's prepare step, every vCPU forks its task
+ * and runs init, and all start together (a barrier) and do --ops
+ * iterations each. The rate is measured over the window in which every
+ * vCPU is past its warm-up (the first tenth of its iterations) and none has
+ * finished, split into SIM_SAMPLES equal intervals, like bench's rounds.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/compiler.h"
+#include "tools/sim/simrun.h"
+
+#define SIM_BASE "/tmp/vfslab-sim"
+
+struct worker;
+
+struct run {
+	const struct sim_run_opts *o;
+	const struct vfs_config *cfg;
+	struct vfs *vfs;
+	struct task *main_task;
+	struct sim_ctx main_ctx;
+	struct bench_task *main;
+	char *base;
+	int err;
+	uint64_t ev0[VFS_EV_NR], ev1[VFS_EV_NR];
+	struct worker *w;
+	struct sim_result *out;
+};
+
+struct worker {
+	struct run *r;
+	unsigned int id;
+	struct sim_ctx ctx;
+	struct bench_task *t;
+	uint64_t *done; /* when each iteration finished, ps */
+	uint64_t start;
+};
+
+static void fail(struct run *r, int err, const char *what)
+{
+	if (!r->err) {
+		r->err = err ? err : -1;
+		fprintf(stderr, "vfslab sim: %s: %s\n", what, strerror(err < 0 ? -err : err));
+	}
+}
+
+/* vCPU 0: the VFS, the main task, the base directory, the workload's files. */
+static void setup(struct run *r)
+{
+	struct vfs_config cfg = *r->cfg;
+	char err[512];
+	long e;
+
+	if (r->o->wl->vfs_variant && vfs_config_parse(&cfg, r->o->wl->vfs_variant, err, sizeof(err))) {
+		fprintf(stderr, "vfslab sim: %s: %s\n", r->o->wl->name, err);
+		r->err = -EINVAL;
+		return;
+	}
+	r->vfs = vfs_new(&cfg, err, sizeof(err));
+	if (!r->vfs) {
+		fprintf(stderr, "vfslab sim: %s\n", err);
+		r->err = -EINVAL;
+		return;
+	}
+	r->main_task = task_create_init(r->vfs);
+	if (!r->main_task) {
+		fail(r, -ENOMEM, "task_create_init");
+		return;
+	}
+	r->main_ctx.task = r->main_task;
+	r->main = sim_arena_alloc(sizeof(*r->main), 64);
+	memset(r->main, 0, sizeof(*r->main));
+	r->main->sys = &bench_sys_sim;
+	r->main->ctx = &r->main_ctx;
+	r->main->shared_fd = -1;
+	r->main->fd = -1;
+	r->main->nr = r->o->cpus;
+	r->main->threads = !r->o->processes;
+	r->base = sim_arena_alloc(sizeof(SIM_BASE), 16);
+	memcpy(r->base, SIM_BASE, sizeof(SIM_BASE));
+	r->main->base = r->base;
+	/* The same depth as bench's /dev/shm/vfslab-bench.XXXXXX. */
+	e = r->main->sys->mkdir(r->main->ctx, "/tmp", 0777);
+	if (e < 0 && e != -EEXIST)
+		return fail(r, (int)e, "mkdir /tmp");
+	e = r->main->sys->mkdir(r->main->ctx, r->base, 0755);
+	if (e < 0)
+		return fail(r, (int)e, "mkdir " SIM_BASE);
+	if (r->o->wl->prepare) {
+		e = r->o->wl->prepare(r->main, r->o->cpus);
+		if (e < 0)
+			fail(r, (int)e, "prepare");
+	}
+}
+
+static void teardown(struct run *r)
+{
+	long leaked;
+
+	if (r->main && r->main->shared_fd >= 0)
+		r->main->sys->close(r->main->ctx, r->main->shared_fd);
+	if (r->main_task)
+		task_exit(r->main_task);
+	if (!r->vfs)
+		return;
+	leaked = vfs_destroy(r->vfs);
+	if (leaked)
+		fprintf(stderr, "vfslab sim: %ld objects leaked at teardown\n", leaked);
+}
+
+static void vcpu_fn(void *arg)
+{
+	struct worker *w = arg;
+	struct run *r = w->r;
+	struct sim_vcpu *v = sim_self;
+	const struct workload *wl = r->o->wl;
+	struct bench_task *t = NULL;
+
+	if (w->id == 0)
+		setup(r);
+	sim_barrier();
+	if (!r->err) {
+		w->ctx.task = task_fork(r->main_task, r->o->processes ?
+								0 :
+								TASK_CLONE_FILES | TASK_CLONE_FS);
+		if (!w->ctx.task)
+			fail(r, -ENOMEM, "task_fork");
+	}
+	if (!r->err) {
+		t = w->t = sim_arena_alloc(sizeof(*t), 64);
+		memset(t, 0, offsetof(struct bench_task, buf));
+		t->sys = &bench_sys_sim;
+		t->ctx = &w->ctx;
+		t->base = r->base;
+		t->id = w->id;
+		t->nr = r->o->cpus;
+		t->threads = !r->o->processes;
+		t->fd = -1;
+		t->shared_fd = r->main->shared_fd;
+		if (wl->init) {
+			long e = wl->init(t);
+
+			if (e < 0)
+				fail(r, (int)e, "init");
+		}
+	}
+	sim_barrier();
+	if (!r->err) {
+		if (w->id == 0) {
+			/* Everyone is at the same clock and vCPU 0 goes first. */
+			SIM_IGNORED(vfs_events_read(r->ev0));
+			coh_stats_reset(&sim.coh, true);
+		}
+		w->start = v->clock;
+		v->measuring = true;
+		for (unsigned long i = 0; i < r->o->ops; i++) {
+			wl->run(t, 1);
+			w->done[i] = v->clock;
+		}
+		v->measuring = false;
+	}
+	sim_barrier();
+	if (t && t->fd >= 0)
+		t->sys->close(t->ctx, t->fd);
+	if (w->ctx.task)
+		task_exit(w->ctx.task);
+	sim_barrier();
+	if (w->id)
+		return;
+	if (!r->err) {
+		SIM_IGNORED(vfs_events_read(r->ev1));
+		if (r->o->c2c_top)
+			SIM_IGNORED(c2c_build(&r->out->c2c, r->cfg, r->o->c2c_top));
+	}
+	teardown(r);
+}
+
+/* Iterations of @w that finished in (t0, t1]. */
+static uint64_t done_in(const struct worker *w, unsigned long n, uint64_t t0, uint64_t t1)
+{
+	uint64_t c = 0;
+
+	for (unsigned long i = 0; i < n; i++)
+		c += w->done[i] > t0 && w->done[i] <= t1;
+	return c;
+}
+
+static void sum_stats(void *ctx, struct coh_line *l, uint64_t line)
+{
+	struct coh_stats *s = ctx;
+
+	(void)line;
+	s->hitm_local += l->st->hitm_local;
+	s->hitm_remote += l->st->hitm_remote;
+	s->rfo += l->st->rfo;
+	s->inval += l->st->inval;
+	s->rmw_xfer += l->st->rmw_xfer;
+	s->clean_fetch += l->st->clean_fetch;
+	s->stall_ps += l->st->stall_ps;
+}
+
+static void results(struct run *r, struct sim_result *out)
+{
+	const struct sim_run_opts *o = r->o;
+	unsigned long n = o->ops, warm = n / 10;
+	uint64_t t0 = 0, t1 = UINT64_MAX, tend = 0, tstart = UINT64_MAX, ops = 0, total_ops;
+	struct bench_result *br = &out->br;
+	struct coh_stats s = { 0 };
+	double busy = 0;
+
+	for (unsigned int i = 0; i < o->cpus; i++) {
+		struct worker *w = &r->w[i];
+
+		if (w->done[warm ? warm - 1 : 0] > t0)
+			t0 = w->done[warm ? warm - 1 : 0];
+		if (w->done[n - 1] < t1)
+			t1 = w->done[n - 1];
+		if (w->done[n - 1] > tend)
+			tend = w->done[n - 1];
+		if (w->start < tstart)
+			tstart = w->start;
+		busy += (double)(w->done[n - 1] - w->start);
+		br->errors += w->t ? w->t->errors : 0;
+		if (w->t && w->t->last_error)
+			br->last_error = w->t->last_error;
+		br->score[0] += w->t ? w->t->score[0] : 0;
+		br->score[1] += w->t ? w->t->score[1] : 0;
+	}
+	if (t1 <= t0) {
+		/* Somebody finished before the slowest left its warm-up: use it all. */
+		t0 = tstart;
+		t1 = tend;
+	}
+	for (unsigned int k = 0; k < SIM_SAMPLES; k++) {
+		uint64_t a = t0 + (t1 - t0) * k / SIM_SAMPLES;
+		uint64_t b = t0 + (t1 - t0) * (k + 1) / SIM_SAMPLES, c = 0;
+
+		for (unsigned int i = 0; i < o->cpus; i++)
+			c += done_in(&r->w[i], n, a, b);
+		br->samples[k] = b > a ? c / ((b - a) * 1e-12) : 0;
+		ops += c;
+	}
+	br->nr_samples = SIM_SAMPLES;
+	/* The rate over the whole window; min and max are its intervals'. */
+	br->median = ops / ((t1 - t0) * 1e-12);
+	br->min = br->max = br->samples[0];
+	for (unsigned int k = 0; k < SIM_SAMPLES; k++) {
+		if (br->samples[k] < br->min)
+			br->min = br->samples[k];
+		if (br->samples[k] > br->max)
+			br->max = br->samples[k];
+	}
+	total_ops = (uint64_t)n * o->cpus;
+	for (int k = 0; k < VFS_EV_NR; k++)
+		br->ev_per_op[k] = (double)(r->ev1[k] - r->ev0[k]) / total_ops;
+	for (int k = 0; k < 2; k++)
+		br->score[k] = br->score[k] / ((tend - tstart) * 1e-12);
+	br->tasks = o->cpus;
+	out->ops = total_ops;
+	out->window_s = (t1 - t0) * 1e-12;
+	out->op_ns = busy / total_ops / 1000;
+	coh_for_each_stats(&sim.coh, sum_stats, &s);
+	out->per_op.hitm = (double)(s.hitm_local + s.hitm_remote) / total_ops;
+	out->per_op.rfo = (double)s.rfo / total_ops;
+	out->per_op.inval = (double)s.inval / total_ops;
+	out->per_op.rmw_xfer = (double)s.rmw_xfer / total_ops;
+	out->per_op.clean = (double)s.clean_fetch / total_ops;
+	out->per_op.stall_ns = s.stall_ps / 1000.0 / total_ops;
+	out->switches = sim.switches;
+}
+
+int sim_run_workload(const struct sim_run_opts *o, const struct vfs_config *cfg,
+		     struct sim_result *out)
+{
+	struct run r = { .o = o, .cfg = cfg, .out = out };
+	void **args;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (!o->ops || sim_setup(o->prof, o->cpus, o->quantum_ps))
+		return -1;
+	r.w = calloc(o->cpus, sizeof(*r.w));
+	args = calloc(o->cpus, sizeof(*args));
+	if (!r.w || !args)
+		return -1;
+	for (unsigned int i = 0; i < o->cpus; i++) {
+		r.w[i].r = &r;
+		r.w[i].id = i;
+		r.w[i].done = calloc(o->ops, sizeof(uint64_t));
+		if (!r.w[i].done)
+			return -1;
+		args[i] = &r.w[i];
+	}
+	sim_run(vcpu_fn, args);
+	err = r.err;
+	if (!err)
+		results(&r, out);
+	for (unsigned int i = 0; i < o->cpus; i++)
+		free(r.w[i].done);
+	free(r.w);
+	free(args);
+	coh_stats_reset(&sim.coh, false);
+	return err ? -1 : 0;
+}

@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The -fsanitize=thread runtime the simulator's copy of lib/ and vfs/ is
+ * linked against (no libtsan): every load, store and atomic of the VFS code
+ * becomes an access in the coherence model, charged to the running vCPU.
+ * Accesses to a vCPU's own stack are private and free.
+ *
+ * The scheduling check comes before an access, and an atomic's effect is
+ * applied before its cost is charged: an access happens when its vCPU is
+ * (to within the quantum) the earliest one, and a contended line's next
+ * user queues behind it.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "lib/atomic.h"
+#include "lib/compiler.h"
+#include "lib/percpu_counter.h"
+#include "lib/stats.h"
+#include "tools/sim/libc_hooks.h"
+#include "tools/sim/sim.h"
+
+/* A fixed wall-clock origin: 2024-01-01T00:00:00Z. */
+#define SIM_EPOCH_S 1704067200ull
+/* CLOCK_*_COARSE advance once per jiffy (HZ=250), as in the kernel. */
+#define SIM_JIFFY_PS 4000000000ull
+
+#define PC ((uintptr_t)__builtin_return_address(0))
+
+static __always_inline bool on_stack(uintptr_t a)
+{
+	return a - sim.stack_lo < sim.stack_span;
+}
+
+/*
+ * One line, for @v at its clock. A miss on a line that is still busy with
+ * earlier transfers takes the next slot in its queue and waits for it, in
+ * virtual time, letting the other vCPUs run: the line's holder keeps using
+ * it until then, and the access sees memory as it is when it is served.
+ */
+static void acquire(struct sim_vcpu *v, uintptr_t a, enum coh_kind kind, uintptr_t pc)
+{
+	struct coh *c = &sim.coh;
+	uint64_t line = a >> SIM_LINE_SHIFT, issued = v->clock;
+	struct coh_line *l = coh_line_get(c, line);
+	bool reserved = false;
+
+	if (likely(coh_is_hit(l, v->id, kind))) {
+		v->clock = coh_hit(c, l, issued, kind, v->measuring);
+		return;
+	}
+	if (l->ignore)
+		return;
+	if (l->busy_until > issued) {
+		uint64_t start = l->busy_until;
+
+		l->busy_until = start + coh_estimate(c, l, v->id, kind);
+		v->clock = start;
+		sim_pre(v);
+		l = coh_line_get(c, line); /* the table may have grown */
+		reserved = true;
+	}
+	v->clock = coh_miss(c, l, v->id, v->clock, kind, a & 63, pc, v->measuring, issued,
+			    reserved);
+}
+
+static __always_inline void charge(struct sim_vcpu *v, uintptr_t a, unsigned int size,
+				   enum coh_kind kind, uintptr_t pc)
+{
+	acquire(v, a, kind, pc);
+	if (unlikely((a & 63) + size > 64))
+		acquire(v, a + size - 1, kind, pc);
+}
+
+static __always_inline void access1(const volatile void *p, unsigned int size, enum coh_kind kind,
+				    uintptr_t pc)
+{
+	struct sim_vcpu *v = vfslab_sim_cur;
+	uintptr_t a = (uintptr_t)p;
+
+	if (!v || on_stack(a))
+		return;
+	sim_pre(v);
+	charge(v, a, size, kind, pc);
+}
+
+/* One charge per line: wide copies move a line per instruction or two. */
+static void range(struct sim_vcpu *v, const void *p, size_t n, enum coh_kind kind, uintptr_t pc)
+{
+	uintptr_t a = (uintptr_t)p, end = a + n;
+
+	if (!n || on_stack(a))
+		return;
+	for (uintptr_t l = a & ~(uintptr_t)63; l < end; l += 64)
+		acquire(v, l < a ? a : l, kind, pc);
+}
+
+static void access_range(const void *p, size_t n, enum coh_kind kind, uintptr_t pc)
+{
+	struct sim_vcpu *v = vfslab_sim_cur;
+
+	if (!v)
+		return;
+	sim_pre(v);
+	range(v, p, n, kind, pc);
+}
+
+/* The instrumentation ABI (llvm's tsan_interface.h, which gcc follows). */
+void __tsan_init(void);
+void __tsan_func_entry(void *pc);
+void __tsan_func_exit(void);
+void __tsan_read_range(void *addr, unsigned long size);
+void __tsan_write_range(void *addr, unsigned long size);
+void __tsan_atomic_thread_fence(int mo);
+void __tsan_atomic_signal_fence(int mo);
+
+void __tsan_init(void)
+{
+}
+
+void __tsan_func_entry(void *pc)
+{
+	(void)pc;
+}
+
+void __tsan_func_exit(void)
+{
+}
+
+#define SIM_PLAIN(n)                                                 \
+	void __tsan_read##n(void *addr);                             \
+	void __tsan_write##n(void *addr);                            \
+	void __tsan_unaligned_read##n(void *addr);                   \
+	void __tsan_unaligned_write##n(void *addr);                  \
+	void __tsan_volatile_read##n(void *addr);                    \
+	void __tsan_volatile_write##n(void *addr);                   \
+	void __tsan_read##n(void *addr)                              \
+	{                                                            \
+		access1(addr, n, COH_READ, PC);                      \
+	}                                                            \
+	void __tsan_write##n(void *addr)                             \
+	{                                                            \
+		access1(addr, n, COH_WRITE, PC);                     \
+	}                                                            \
+	void __tsan_unaligned_read##n(void *addr)                    \
+	{                                                            \
+		access1(addr, n, COH_READ, PC);                      \
+	}                                                            \
+	void __tsan_unaligned_write##n(void *addr)                   \
+	{                                                            \
+		access1(addr, n, COH_WRITE, PC);                     \
+	}                                                            \
+	void __tsan_volatile_read##n(void *addr)                     \
+	{                                                            \
+		access1(addr, n, COH_READ, PC);                      \
+	}                                                            \
+	void __tsan_volatile_write##n(void *addr)                    \
+	{                                                            \
+		access1(addr, n, COH_WRITE, PC);                     \
+	}
+
+SIM_PLAIN(1)
+SIM_PLAIN(2)
+SIM_PLAIN(4)
+SIM_PLAIN(8)
+SIM_PLAIN(16)
+
+void __tsan_read_range(void *addr, unsigned long size)
+{
+	access_range(addr, size, COH_READ, PC);
+}
+
+void __tsan_write_range(void *addr, unsigned long size)
+{
+	access_range(addr, size, COH_WRITE, PC);
+}
+
+/*
+ * Atomics: the check, the operation itself (the host thread runs one vCPU
+ * at a time, so it is atomic), then the charge. A failed compare-exchange
+ * still takes the line exclusively, as LOCK CMPXCHG does.
+ */
+#define SIM_RMW(bits, T, name, expr)                                    \
+	T __tsan_atomic##bits##_##name(volatile T *a, T v, int mo);     \
+	T __tsan_atomic##bits##_##name(volatile T *a, T v, int mo)      \
+	{                                                               \
+		struct sim_vcpu *cpu = vfslab_sim_cur;                  \
+		T old;                                                  \
+                                                                        \
+		(void)mo;                                               \
+		if (cpu && !on_stack((uintptr_t)a))                     \
+			sim_pre(cpu);                                   \
+		old = *a;                                               \
+		*a = (T)(expr);                                         \
+		if (cpu && !on_stack((uintptr_t)a))                     \
+			charge(cpu, (uintptr_t)a, sizeof(T), COH_RMW, PC); \
+		return old;                                             \
+	}
+
+#define SIM_ATOMICS(bits, T)                                                                  \
+	T __tsan_atomic##bits##_load(const volatile T *a, int mo);                            \
+	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo);                         \
+	int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int mo,   \
+							  int fmo);                           \
+	int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo,     \
+							int fmo);                             \
+	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo); \
+	T __tsan_atomic##bits##_load(const volatile T *a, int mo)                             \
+	{                                                                                     \
+		(void)mo;                                                                     \
+		access1(a, sizeof(T), COH_READ, PC);                                          \
+		return *a;                                                                    \
+	}                                                                                     \
+	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo)                          \
+	{                                                                                     \
+		(void)mo;                                                                     \
+		access1(a, sizeof(T), COH_WRITE, PC);                                         \
+		*a = v;                                                                       \
+	}                                                                                     \
+	SIM_RMW(bits, T, exchange, v)                                                         \
+	SIM_RMW(bits, T, fetch_add, old + v)                                                  \
+	SIM_RMW(bits, T, fetch_sub, old - v)                                                  \
+	SIM_RMW(bits, T, fetch_and, old &v)                                                   \
+	SIM_RMW(bits, T, fetch_or, old | v)                                                   \
+	SIM_RMW(bits, T, fetch_xor, old ^ v)                                                  \
+	SIM_RMW(bits, T, fetch_nand, ~(old & v))                                              \
+	static int cas##bits(volatile T *a, T *c, T v, uintptr_t pc)                          \
+	{                                                                                     \
+		struct sim_vcpu *cpu = vfslab_sim_cur;                                        \
+		bool local = !cpu || on_stack((uintptr_t)a);                                  \
+		int ok;                                                                       \
+                                                                                              \
+		if (!local)                                                                   \
+			sim_pre(cpu);                                                         \
+		ok = *a == *c;                                                                \
+		if (ok)                                                                       \
+			*a = v;                                                               \
+		else                                                                          \
+			*c = *a;                                                              \
+		if (!local)                                                                   \
+			charge(cpu, (uintptr_t)a, sizeof(T), COH_RMW, pc);                    \
+		return ok;                                                                    \
+	}                                                                                     \
+	int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int mo,   \
+							  int fmo)                            \
+	{                                                                                     \
+		(void)mo;                                                                     \
+		(void)fmo;                                                                    \
+		return cas##bits(a, c, v, PC);                                                \
+	}                                                                                     \
+	int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo,     \
+							int fmo)                              \
+	{                                                                                     \
+		(void)mo;                                                                     \
+		(void)fmo;                                                                    \
+		return cas##bits(a, c, v, PC);                                                \
+	}                                                                                     \
+	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo) \
+	{                                                                                     \
+		(void)mo;                                                                     \
+		(void)fmo;                                                                    \
+		cas##bits(a, &c, v, PC);                                                      \
+		return c;                                                                     \
+	}
+
+SIM_ATOMICS(8, uint8_t)
+SIM_ATOMICS(16, uint16_t)
+SIM_ATOMICS(32, uint32_t)
+SIM_ATOMICS(64, uint64_t)
+
+/* mo: 5 is __ATOMIC_SEQ_CST; x86's smp_mb() is a locked add. */
+void __tsan_atomic_thread_fence(int mo)
+{
+	if (mo == __ATOMIC_SEQ_CST)
+		sim_charge(sim.fence_ps);
+}
+
+void __tsan_atomic_signal_fence(int mo)
+{
+	(void)mo;
+}
+
+/* lib/atomic.h's cpu_relax() and lib/spinlock.c's cpu_yield(). */
+void vfslab_sim_cpu_relax(void)
+{
+	sim_charge(sim.pause_ps);
+}
+
+void cpu_yield(void)
+{
+	/* A sched_yield() system call. */
+	sim_charge(sim.syscall_ps);
+}
+
+void sim_sys_enter(void)
+{
+	sim_charge(sim.syscall_ps);
+}
+
+void sim_sys_exit(void)
+{
+	struct sim_vcpu *v = vfslab_sim_cur;
+
+	if (v)
+		sim_rcu_quiescent(v);
+}
+
+/* The C library calls of the simulated code (tools/sim/hooks.h). */
+void *vfslab_sim_memcpy(void *dst, const void *src, size_t n)
+{
+	struct sim_vcpu *v = vfslab_sim_cur;
+
+	if (v) {
+		sim_pre(v);
+		range(v, src, n, COH_READ, PC);
+		range(v, dst, n, COH_WRITE, PC);
+	}
+	return memcpy(dst, src, n);
+}
+
+void *vfslab_sim_memmove(void *dst, const void *src, size_t n)
+{
+	struct sim_vcpu *v = vfslab_sim_cur;
+
+	if (v) {
+		sim_pre(v);
+		range(v, src, n, COH_READ, PC);
+		range(v, dst, n, COH_WRITE, PC);
+	}
+	return memmove(dst, src, n);
+}
+
+void *vfslab_sim_memset(void *dst, int c, size_t n)
+{
+	access_range(dst, n, COH_WRITE, PC);
+	return memset(dst, c, n);
+}
+
+int vfslab_sim_memcmp(const void *a, const void *b, size_t n)
+{
+	struct sim_vcpu *v = vfslab_sim_cur;
+
+	if (v) {
+		sim_pre(v);
+		range(v, a, n, COH_READ, PC);
+		range(v, b, n, COH_READ, PC);
+	}
+	return memcmp(a, b, n);
+}
+
+void *vfslab_sim_memchr(const void *s, int c, size_t n)
+{
+	void *r = memchr(s, c, n);
+
+	access_range(s, r ? (size_t)((char *)r - (char *)s) + 1 : n, COH_READ, PC);
+	return r;
+}
+
+size_t vfslab_sim_strlen(const char *s)
+{
+	size_t n = strlen(s);
+
+	access_range(s, n + 1, COH_READ, PC);
+	return n;
+}
+
+size_t vfslab_sim_strnlen(const char *s, size_t max)
+{
+	size_t n = strnlen(s, max);
+
+	access_range(s, n < max ? n + 1 : n, COH_READ, PC);
+	return n;
+}
+
+int vfslab_sim_strcmp(const char *a, const char *b)
+{
+	size_t n = 0;
+
+	while (a[n] && a[n] == b[n])
+		n++;
+	access_range(a, n + 1, COH_READ, PC);
+	access_range(b, n + 1, COH_READ, PC);
+	return (unsigned char)a[n] - (unsigned char)b[n];
+}
+
+int vfslab_sim_strncmp(const char *a, const char *b, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && a[n] && a[n] == b[n])
+		n++;
+	access_range(a, n < max ? n + 1 : n, COH_READ, PC);
+	access_range(b, n < max ? n + 1 : n, COH_READ, PC);
+	return n == max ? 0 : (unsigned char)a[n] - (unsigned char)b[n];
+}
+
+char *vfslab_sim_strchr(const char *s, int c)
+{
+	char *r = strchr(s, c);
+	size_t n = r ? (size_t)(r - s) + 1 : strlen(s) + 1;
+
+	access_range(s, n, COH_READ, PC);
+	return r;
+}
+
+char *vfslab_sim_strcpy(char *dst, const char *src)
+{
+	size_t n = strlen(src) + 1;
+
+	return vfslab_sim_memcpy(dst, src, n);
+}
+
+/* Time is the running vCPU's clock from a fixed origin, in any run. */
+int vfslab_sim_clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	uint64_t ps = sim_self ? sim_self->clock : 0;
+
+	if (clk == CLOCK_REALTIME_COARSE || clk == CLOCK_MONOTONIC_COARSE)
+		ps -= ps % SIM_JIFFY_PS;
+	ts->tv_sec = (time_t)(SIM_EPOCH_S + ps / 1000000000000ull);
+	ts->tv_nsec = (long)(ps % 1000000000000ull / 1000);
+	return 0;
+}

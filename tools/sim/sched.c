@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Virtual CPUs: user-level contexts on the host thread, switched by saving
+ * the callee-saved registers and the stack pointer (glibc's swapcontext
+ * makes a sigprocmask system call each way, a microsecond here). The next
+ * vCPU to run is always the one with the lowest (clock, id).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "lib/percpu_counter.h"
+#include "lib/stats.h"
+#include "tools/sim/sim.h"
+
+#if !defined(__x86_64__)
+#include <ucontext.h>
+#endif
+
+struct sim sim;
+struct sim_vcpu *vfslab_sim_cur;
+struct sim_vcpu *sim_self = &sim_host;
+struct sim_vcpu sim_host = { .id = SIM_MAX_CPUS };
+
+/* A lone vCPU runs whole commands (fstest): give it a thread's stack. */
+#define SIM_STACK_SIZE (256u << 10)
+#define SIM_STACK_SIZE_ONE (8u << 20)
+
+#if defined(__x86_64__)
+/* sim_ctx_switch(void **save, void *load): the System V callee-saved set. */
+void sim_ctx_switch(void **save, void *load);
+void sim_ctx_start(void);
+__asm__(".text\n"
+	".globl sim_ctx_switch\n"
+	".type sim_ctx_switch,@function\n"
+	"sim_ctx_switch:\n"
+	"	pushq %rbp\n"
+	"	pushq %rbx\n"
+	"	pushq %r12\n"
+	"	pushq %r13\n"
+	"	pushq %r14\n"
+	"	pushq %r15\n"
+	"	movq %rsp, (%rdi)\n"
+	"	movq %rsi, %rsp\n"
+	"	popq %r15\n"
+	"	popq %r14\n"
+	"	popq %r13\n"
+	"	popq %r12\n"
+	"	popq %rbx\n"
+	"	popq %rbp\n"
+	"	ret\n"
+	".size sim_ctx_switch, .-sim_ctx_switch\n"
+	".globl sim_ctx_start\n"
+	".type sim_ctx_start,@function\n"
+	"sim_ctx_start:\n"
+	"	movq %r13, %rdi\n"
+	"	callq *%r12\n"
+	"	ud2\n"
+	".size sim_ctx_start, .-sim_ctx_start\n");
+#endif
+
+static void vcpu_main(void *arg);
+
+static bool before(const struct sim_vcpu *a, const struct sim_vcpu *b)
+{
+	return a->clock < b->clock || (a->clock == b->clock && a->id < b->id);
+}
+
+static void heap_push(struct sim_vcpu *v)
+{
+	unsigned int i = sim.heap_n++;
+
+	while (i) {
+		unsigned int p = (i - 1) / 2;
+
+		if (!before(v, sim.heap[p]))
+			break;
+		sim.heap[i] = sim.heap[p];
+		i = p;
+	}
+	sim.heap[i] = v;
+}
+
+static struct sim_vcpu *heap_pop(void)
+{
+	struct sim_vcpu *top = sim.heap[0], *last = sim.heap[--sim.heap_n];
+	unsigned int i = 0;
+
+	for (;;) {
+		unsigned int l = 2 * i + 1, m = i;
+
+		if (l >= sim.heap_n)
+			break;
+		m = l + 1 < sim.heap_n && before(sim.heap[l + 1], sim.heap[l]) ? l + 1 : l;
+		if (!before(sim.heap[m], last))
+			break;
+		sim.heap[i] = sim.heap[m];
+		i = m;
+	}
+	if (sim.heap_n)
+		sim.heap[i] = last;
+	return top;
+}
+
+static void set_limit(void)
+{
+	sim.limit = sim.heap_n ? sim.heap[0]->clock + sim.quantum_ps : UINT64_MAX;
+}
+
+/* Swap the host thread's per-thread variables (lib/stats.h, lib/percpu_counter.h). */
+static void tls_swap(struct sim_vcpu *from, struct sim_vcpu *to)
+{
+	from->stat_self = __stat_self;
+	from->pcpu = __vfslab_cpu;
+	__stat_self = to->stat_self;
+	__vfslab_cpu = to->pcpu;
+}
+
+static void ctx_switch(struct sim_vcpu *from, void **save, struct sim_vcpu *to)
+{
+	tls_swap(from, to);
+	sim_self = to;
+	vfslab_sim_cur = to == &sim_host ? NULL : to;
+	if (to != &sim_host)
+		to->state = SIM_RUNNING;
+	set_limit();
+	sim.switches++;
+#if defined(__x86_64__)
+	sim_ctx_switch(save, to == &sim_host ? sim.main_sp : to->sp);
+#else
+	(void)save;
+	swapcontext(from == &sim_host ? sim.main_ucontext : from->ucontext,
+		    to == &sim_host ? sim.main_ucontext : to->ucontext);
+#endif
+}
+
+static void switch_to(struct sim_vcpu *from, struct sim_vcpu *to)
+{
+	ctx_switch(from, from == &sim_host ? &sim.main_sp : &from->sp, to);
+}
+
+void sim_resched(void)
+{
+	struct sim_vcpu *cur = sim_self, *next;
+
+	if (!sim.heap_n || before(cur, sim.heap[0])) {
+		set_limit();
+		return;
+	}
+	next = heap_pop();
+	cur->state = SIM_READY;
+	heap_push(cur);
+	switch_to(cur, next);
+}
+
+/* Leave the run queue until someone pushes us back. */
+static void block(void)
+{
+	struct sim_vcpu *cur = sim_self;
+
+	cur->state = SIM_BLOCKED;
+	if (!sim.heap_n) {
+		fprintf(stderr, "vfslab sim: every virtual CPU is blocked\n");
+		abort();
+	}
+	switch_to(cur, heap_pop());
+}
+
+/*
+ * All live vCPUs meet here; they leave together at the latest arrival's
+ * clock, so a measurement starts with every vCPU at the same time.
+ */
+void sim_barrier(void)
+{
+	struct sim_vcpu *cur = sim_self;
+	uint64_t t = cur->clock;
+
+	if (++sim.barrier_n < sim.live) {
+		block();
+		return;
+	}
+	sim.barrier_n = 0;
+	for (unsigned int i = 0; i < sim.nr; i++)
+		if (sim.vcpus[i].state == SIM_BLOCKED && sim.vcpus[i].clock > t)
+			t = sim.vcpus[i].clock;
+	for (unsigned int i = 0; i < sim.nr; i++) {
+		struct sim_vcpu *v = &sim.vcpus[i];
+
+		if (v->state != SIM_BLOCKED)
+			continue;
+		v->clock = t;
+		v->state = SIM_READY;
+		heap_push(v);
+	}
+	cur->clock = t;
+	sim_resched();
+}
+
+void sim_charge(uint64_t ps)
+{
+	struct sim_vcpu *v = vfslab_sim_cur;
+
+	if (!v)
+		return;
+	sim_pre(v);
+	v->clock += ps;
+}
+
+static void vcpu_exit(void)
+{
+	struct sim_vcpu *cur = sim_self;
+
+	cur->state = SIM_DONE;
+	sim.live--;
+	if (sim.barrier_n && sim.barrier_n == sim.live) {
+		/* The others wait at a barrier we will never reach. */
+		fprintf(stderr, "vfslab sim: a virtual CPU left while others wait at a barrier\n");
+		abort();
+	}
+	switch_to(cur, sim.heap_n ? heap_pop() : &sim_host);
+	abort(); /* never resumed */
+}
+
+static void vcpu_main(void *arg)
+{
+	struct sim_vcpu *v = arg;
+
+	v->fn(v->arg);
+	vcpu_exit();
+}
+
+#if !defined(__x86_64__)
+static void vcpu_trampoline(unsigned int hi, unsigned int lo)
+{
+	vcpu_main((void *)(((uintptr_t)hi << 32) | lo));
+}
+#endif
+
+static void ctx_init(struct sim_vcpu *v)
+{
+#if defined(__x86_64__)
+	uintptr_t top = ((uintptr_t)v->stack + sim.stack_size) & ~(uintptr_t)15;
+	uint64_t *sp = (uint64_t *)top;
+
+	*--sp = (uint64_t)(uintptr_t)sim_ctx_start; /* ret target */
+	*--sp = 0; /* rbp */
+	*--sp = 0; /* rbx */
+	*--sp = (uint64_t)(uintptr_t)vcpu_main; /* r12 */
+	*--sp = (uint64_t)(uintptr_t)v; /* r13 */
+	*--sp = 0; /* r14 */
+	*--sp = 0; /* r15 */
+	v->sp = sp;
+#else
+	ucontext_t *uc = v->ucontext;
+
+	getcontext(uc);
+	uc->uc_stack.ss_sp = v->stack;
+	uc->uc_stack.ss_size = sim.stack_size;
+	uc->uc_link = NULL;
+	makecontext(uc, (void (*)(void))vcpu_trampoline, 2, (unsigned int)((uintptr_t)v >> 32),
+		    (unsigned int)(uintptr_t)v);
+#endif
+}
+
+/* Per-vCPU event-counter blocks: made once, outside any run, and kept. */
+static void *stat_blocks[SIM_MAX_CPUS];
+
+static void *stat_block(unsigned int id)
+{
+	if (!stat_blocks[id]) {
+		struct stat_block *saved = __stat_self;
+
+		__stat_self = NULL;
+		stat_blocks[id] = __stat_block_alloc();
+		__stat_self = saved;
+	}
+	return stat_blocks[id];
+}
+
+int sim_setup(const struct sim_profile *p, unsigned int nr, uint64_t quantum_ps)
+{
+	size_t total;
+	char *stacks;
+
+	if (!nr || nr > SIM_MAX_CPUS)
+		return -1;
+	if (sim_arena_init())
+		return -1;
+	sim_teardown();
+	memset(&sim, 0, sizeof(sim));
+	sim.prof = p;
+	sim.nr = nr;
+	sim.quantum_ps = quantum_ps;
+	sim.syscall_ps = (uint64_t)(p->syscall_ns * 1000 + 0.5);
+	sim.pause_ps = (uint64_t)(p->pause_ns * 1000 + 0.5);
+	sim.fence_ps = (uint64_t)(p->atomic_ns * 1000 + 0.5);
+	sim.stack_size = nr == 1 ? SIM_STACK_SIZE_ONE : SIM_STACK_SIZE;
+	if (coh_init(&sim.coh, p, nr))
+		return -1;
+	sim.vcpus = calloc(nr, sizeof(*sim.vcpus));
+	sim.heap = calloc(nr, sizeof(*sim.heap));
+	total = (size_t)nr * sim.stack_size;
+	stacks = mmap(NULL, total, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+	if (!sim.vcpus || !sim.heap || stacks == MAP_FAILED)
+		return -1;
+	sim.stack_lo = (uintptr_t)stacks;
+	sim.stack_span = total;
+	for (unsigned int i = 0; i < nr; i++) {
+		struct sim_vcpu *v = &sim.vcpus[i];
+
+		v->id = i;
+		v->stack = stacks + (size_t)i * sim.stack_size;
+		/* A guard page: an overflow faults instead of corrupting a neighbour. */
+		mprotect(v->stack, (size_t)sysconf(_SC_PAGESIZE), PROT_NONE);
+		v->stat_self = stat_block(i);
+		v->pcpu = i % NR_CPUS + 1;
+#if !defined(__x86_64__)
+		v->ucontext = calloc(1, sizeof(ucontext_t));
+		if (!v->ucontext)
+			return -1;
+#endif
+	}
+#if !defined(__x86_64__)
+	sim.main_ucontext = calloc(1, sizeof(ucontext_t));
+	if (!sim.main_ucontext)
+		return -1;
+#endif
+	sim_rcu_reset();
+	sim_arena_reset();
+	return 0;
+}
+
+void sim_teardown(void)
+{
+	if (sim.vcpus) {
+#if !defined(__x86_64__)
+		for (unsigned int i = 0; i < sim.nr; i++)
+			free(sim.vcpus[i].ucontext);
+		free(sim.main_ucontext);
+#endif
+		munmap((void *)sim.stack_lo, sim.stack_span);
+		coh_fini(&sim.coh);
+	}
+	free(sim.vcpus);
+	free(sim.heap);
+	memset(&sim, 0, sizeof(sim));
+}
+
+void sim_run(void (*fn)(void *arg), void **args)
+{
+	struct sim_vcpu *first;
+
+	for (unsigned int i = 0; i < sim.nr; i++) {
+		struct sim_vcpu *v = &sim.vcpus[i];
+
+		v->fn = fn;
+		v->arg = args[i];
+		v->state = SIM_READY;
+		ctx_init(v);
+		heap_push(v);
+	}
+	sim.live = sim.nr;
+	sim.running = true;
+	sim_arena_set_active(true);
+	first = heap_pop();
+	switch_to(&sim_host, first);
+	sim_arena_set_active(false);
+	sim.running = false;
+}

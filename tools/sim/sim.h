@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The simulator's runtime: virtual CPUs run as user-level contexts on one
+ * host thread, scheduled deterministically by the lowest virtual clock, and
+ * every memory access of the instrumented VFS code (-fsanitize=thread
+ * against the __tsan_* hooks in tools/sim/runtime.c) goes through the
+ * coherence model (tools/sim/coherence.c) and costs virtual time.
+ *
+ * A vCPU runs until its clock passes the next-lowest vCPU's clock by a
+ * quantum; the check happens before each access, so accesses are applied
+ * in virtual-time order to within the quantum. Everything depends only on
+ * virtual clocks and vCPU numbers: the same command gives the same result
+ * on a loaded or an idle machine.
+ */
+#ifndef VFSLAB_TOOLS_SIM_SIM_H
+#define VFSLAB_TOOLS_SIM_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tools/sim/coherence.h"
+#include "tools/sim/profile.h"
+
+struct rcu_head;
+
+enum sim_state { SIM_READY, SIM_RUNNING, SIM_BLOCKED, SIM_DONE };
+
+struct sim_vcpu {
+	void *sp; /* saved stack pointer while switched out */
+	uint64_t clock; /* ps */
+	unsigned int id;
+	enum sim_state state;
+	bool measuring; /* coherence events count for the report */
+	/* Simulated RCU (tools/sim/rcu.c). */
+	unsigned int rcu_nest;
+	bool rcu_qs_needed;
+	struct rcu_head *cb_wait, **cb_wait_tail;
+	struct rcu_head *cb_next, **cb_next_tail;
+	uint64_t cb_wait_gp, cb_next_gp;
+	/* The host thread's per-thread variables while this vCPU runs. */
+	void *stat_self;
+	unsigned int pcpu;
+	/* What it runs. */
+	void (*fn)(void *arg);
+	void *arg;
+	char *stack;
+	void *ucontext; /* only without the assembly switch */
+};
+
+struct sim {
+	const struct sim_profile *prof;
+	struct coh coh;
+	struct sim_vcpu *vcpus;
+	unsigned int nr; /* vCPUs in this run */
+	unsigned int live; /* not yet done */
+	struct sim_vcpu **heap; /* the runnable ones, lowest (clock, id) first */
+	unsigned int heap_n;
+	uint64_t limit; /* the running vCPU yields once past this */
+	uint64_t quantum_ps;
+	uint64_t syscall_ps, pause_ps, fence_ps;
+	void *main_sp;
+	void *main_ucontext;
+	uintptr_t stack_lo, stack_span;
+	size_t stack_size;
+	unsigned int barrier_n;
+	uint64_t switches;
+	bool running;
+};
+
+extern struct sim sim;
+/* The vCPU whose accesses are simulated now; NULL: not simulated. */
+extern struct sim_vcpu *vfslab_sim_cur;
+/* The vCPU running now (or the host pseudo-vCPU), even while ignored. */
+extern struct sim_vcpu *sim_self;
+extern struct sim_vcpu sim_host;
+
+/* Set the machine up: @p, @nr vCPUs. 0 or -1. */
+int sim_setup(const struct sim_profile *p, unsigned int nr, uint64_t quantum_ps);
+void sim_teardown(void);
+/* Create the vCPUs' contexts running @fn(@args[i]) and run them all to the end. */
+void sim_run(void (*fn)(void *arg), void **args);
+
+/* Inside a vCPU. */
+void sim_resched(void);
+void sim_barrier(void);
+void sim_charge(uint64_t ps);
+void sim_sys_enter(void);
+void sim_sys_exit(void);
+
+static inline void sim_pre(struct sim_vcpu *v)
+{
+	if (__builtin_expect(v->clock > sim.limit, 0))
+		sim_resched();
+}
+
+/* Run @fn(@arg) with the current vCPU's accesses not simulated. */
+#define SIM_IGNORED(stmt)                                    \
+	do {                                                 \
+		struct sim_vcpu *__saved = vfslab_sim_cur;   \
+		vfslab_sim_cur = NULL;                       \
+		stmt;                                        \
+		vfslab_sim_cur = __saved;                    \
+	} while (0)
+
+/* Simulated RCU (tools/sim/rcu.c). */
+void sim_rcu_reset(void);
+void sim_rcu_quiescent(struct sim_vcpu *v);
+void sim_rcu_drain(void);
+
+/* The deterministic heap for instrumented code (tools/sim/alloc.c). */
+int sim_arena_init(void);
+void sim_arena_reset(void);
+void sim_arena_set_active(bool on);
+void *sim_arena_alloc(size_t size, size_t align);
+bool sim_arena_contains(const void *p);
+/* Name the object holding @p (a cache name) for the contention report. */
+void sim_arena_tag(const void *p, const char *tag);
+/* The object holding @p: its start, its slot size and tag. false if none. */
+bool sim_arena_object(uintptr_t p, uintptr_t *base, size_t *size, const char **tag,
+		      uint32_t *seq);
+
+/* Code and global data addresses to names (tools/sim/symbols.c). */
+const char *sim_symbol(uintptr_t pc, bool data, uintptr_t *start);
+
+#endif /* VFSLAB_TOOLS_SIM_SIM_H */

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Running a bench workload on simulated CPUs (tools/sim/run.c), the
+ * contention report (tools/sim/c2c.c) and vfslab sim's command line
+ * (tools/sim/cmd.c).
+ */
+#ifndef VFSLAB_TOOLS_SIM_SIMRUN_H
+#define VFSLAB_TOOLS_SIM_SIMRUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tools/bench/bench.h"
+#include "tools/bench/workload.h"
+#include "tools/sim/profile.h"
+#include "tools/sim/sim.h"
+#include "vfs/vfs.h"
+
+/* The ctx of bench_sys_sim: the vCPU's task. */
+struct sim_ctx {
+	struct task *task;
+};
+extern const struct bench_sys bench_sys_sim;
+
+#define SIM_SAMPLES 5
+
+struct sim_run_opts {
+	const struct workload *wl;
+	const struct sim_profile *prof;
+	bool processes;
+	unsigned int cpus;
+	unsigned long ops; /* per vCPU */
+	uint64_t quantum_ps;
+	unsigned int c2c_top; /* lines in the contention report; 0: none */
+};
+
+/* One hot cache line, resolved to an object and its fields. */
+struct c2c_row {
+	char field[40];
+	char func[64];
+	uint64_t events, hitm, rfo, inval, rmw_xfer;
+	uint64_t stall_ps;
+	unsigned int kinds;
+};
+
+struct c2c_line {
+	char object[96]; /* dentry "stat2", filp, global next_cpu, ... */
+	char fields[256]; /* what the line holds */
+	unsigned int obj_off; /* the line's first byte in the object */
+	struct coh_stats s; /* contribs cleared */
+	struct c2c_row *rows;
+	unsigned int nrows;
+};
+
+struct c2c_report {
+	struct c2c_line *lines;
+	unsigned int nlines;
+	struct coh_stats total;
+	uint64_t lines_with_events;
+};
+
+struct sim_result {
+	struct bench_result br; /* ops/s, samples, events per op, errors */
+	uint64_t ops; /* measured operations, all vCPUs */
+	double window_s; /* the steady window the rate comes from */
+	double op_ns; /* mean time of one operation on one vCPU */
+	struct {
+		double hitm, rfo, inval, rmw_xfer, clean, stall_ns;
+	} per_op;
+	struct c2c_report c2c;
+	uint64_t switches;
+};
+
+int sim_run_workload(const struct sim_run_opts *o, const struct vfs_config *cfg,
+		     struct sim_result *out);
+
+/* The report (tools/sim/c2c.c). */
+void c2c_build(struct c2c_report *r, const struct vfs_config *cfg, unsigned int top);
+void c2c_free(struct c2c_report *r);
+void c2c_print(FILE *f, const struct c2c_report *r, uint64_t ops, const char *label);
+void c2c_json(FILE *f, const struct c2c_report *r, uint64_t ops);
+
+int sim_cmd(int argc, char **argv);
+
+#endif /* VFSLAB_TOOLS_SIM_SIMRUN_H */
