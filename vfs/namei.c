@@ -1421,14 +1421,27 @@ static int vfs_rename(struct task *t, struct inode *old_dir, struct dentry *old_
 		d_exchange(v, old_dentry, new_dentry);
 		return 0;
 	}
-	if (target && new_is_dir && !simple_empty(v, new_dentry))
-		return -ENOTEMPTY;
+	/*
+	 * Replacing a directory: hold its inode lock from the emptiness check
+	 * to S_DEAD, so no create slips in between (vfs_rename() locks the
+	 * target too); unused cached children go first (shrink_dcache_parent).
+	 */
+	if (target && new_is_dir) {
+		inode_lock(target);
+		if (v->cfg.dentry_unused_max)
+			shrink_dcache_lru(v, 0);
+		if (!simple_empty(v, new_dentry)) {
+			inode_unlock(target);
+			return -ENOTEMPTY;
+		}
+	}
 	if (target) {
 		shmem_unlink(v, new_dir, new_dentry);
 		if (is_dir) {
 			set_nlink(target, -1);
 			set_nlink(old_dir, -1);
 			target->i_flags |= S_DEAD;
+			inode_unlock(target);
 		}
 	} else if (is_dir) {
 		set_nlink(old_dir, -1);
