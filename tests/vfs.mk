@@ -57,3 +57,28 @@ EXTRA_DIST += %D%/torture.sh
 # vfslab replay --check on recorded strace logs; a short throughput run.
 TESTS += %D%/replay.sh
 EXTRA_DIST += %D%/replay.sh %D%/replay
+
+# vfslab difftest: random scripts through vfslab and the host kernel (root).
+TESTS += %D%/difftest.sh
+EXTRA_DIST += %D%/difftest.sh %D%/fuzz/run.sh %D%/fuzz/fuzz_fstest.c %D%/fuzz/fuzz_layout.c \
+	%D%/fuzz/dump_presets.c %D%/fuzz/no_nap.c
+# libFuzzer harnesses, clang only and never part of `make check`:
+# `make fuzz FUZZ_SECONDS=3600` builds them into fuzz/ and runs each for that long.
+FUZZ_SECONDS = 60
+fuzz:
+	FUZZ_OUT='$(abs_top_builddir)/fuzz' $(SHELL) '$(abs_top_srcdir)/tests/fuzz/run.sh' $(FUZZ_SECONDS)
+.PHONY: fuzz
+
+# The many-core simulator (tools/sim): the coherence model on hand-computed
+# cases and the runtime on real code (this test is instrumented like the
+# VFS it simulates), determinism, and its build running the fstest scripts.
+check_PROGRAMS += %D%/check_sim_coherence
+%C%_check_sim_coherence_SOURCES = %D%/check_sim_coherence.c
+# The instrumentation flags go in CPPFLAGS: Automake links with CFLAGS, and
+# -fsanitize=thread there would pull libtsan in instead of our runtime.
+%C%_check_sim_coherence_CPPFLAGS = $(AM_CPPFLAGS) -DVFSLAB_SIM $(SIM_TSAN_CFLAGS)
+%C%_check_sim_coherence_CFLAGS = $(WARN_CFLAGS) $(PTHREAD_CFLAGS) $(CHECK_CFLAGS)
+%C%_check_sim_coherence_LDFLAGS =
+%C%_check_sim_coherence_LDADD = $(SIM_LDADD) $(CHECK_LIBS)
+TESTS += %D%/sim.sh %D%/sim_fstest.sh
+EXTRA_DIST += %D%/sim.sh %D%/sim_fstest.sh

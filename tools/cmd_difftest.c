@@ -5,7 +5,6 @@
  * short reproducer (tools/difftest/).
  */
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
@@ -20,6 +19,29 @@
 /* Exit status of a run that could not happen here (Automake's SKIP). */
 #define EXIT_SKIP 77
 #define MAX_EXCLUDE 32
+
+/* NAME[,NAME...] of dt_avoid_names() into @mask. */
+static int parse_avoid(const char *arg, unsigned int *mask)
+{
+	char *copy = strdup(arg), *save = NULL;
+
+	if (!copy)
+		return -1;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		const struct dt_avoid_name *a = dt_avoid_names();
+
+		while (a->name && strcmp(a->name, w))
+			a++;
+		if (!a->name) {
+			cli_error("difftest", "--avoid: unknown '%s' (vfslab difftest --help)", w);
+			free(copy);
+			return -1;
+		}
+		*mask |= a->flag;
+	}
+	free(copy);
+	return 0;
+}
 
 /* Drop the lines holding any of @ex (never the pinned ones). */
 static void exclude_lines(struct dt_script *s, const char *const *ex, int nex)
@@ -44,19 +66,25 @@ static void exclude_lines(struct dt_script *s, const char *const *ex, int nex)
 static void difftest_usage(FILE *f)
 {
 	fprintf(f, "usage: vfslab difftest [--seed N] [--lines N] [--calls N | --scripts N]\n"
-		   "                       [--variant SPEC] [--keep-going] [--no-shrink] [-v]\n"
+		   "                       [--avoid NAMES] [--variant SPEC] [--keep-going]\n"
+		   "                       [--no-shrink] [-v]\n"
 		   "       vfslab difftest --script FILE\n"
-		   "       vfslab difftest --print [--seed N] [--lines N]\n\n"
+		   "       vfslab difftest --print [--seed N] [--lines N] [--avoid NAMES]\n\n"
 		   "Generates random fstest scripts (many uids, deep paths, symlinks, renames,\n"
 		   "links, modes and owners, fd juggling) over a few colliding names, runs each\n"
 		   "through vfslab and through the host kernel in a fresh directory on tmpfs,\n"
 		   "and compares them line by line. A mismatch is shrunk to a short script\n"
 		   "whose last line differs. Needs root (the host side switches uids and\n"
-		   "chroots); exits 77 when not root.\n\n"
+		   "chroots); exits 77 when not root. A long run:\n\n"
+		   "  vfslab difftest --calls 100000 --seed 1 --avoid NAMES\n\n"
+		   "with NAMES those tests/difftest.sh avoids (mismatches already reported).\n"
+		   "What depends on the host rather than on Linux (inode numbers, times,\n"
+		   "fs.protected_* where it differs from vfslab's) is never generated.\n\n"
 		   "  --seed N       first script's seed (default: from the clock; printed);\n"
 		   "                 script k uses seed N+k\n"
 		   "  --lines N      lines per script (default 200)\n"
-		   "  --calls N      run scripts until N calls were generated\n"
+		   "  --calls N      run scripts until N calls ran (a chain stops at its\n"
+		   "                 first error: fewer run than are generated)\n"
 		   "  --scripts N    run N scripts (default 1 without --calls)\n"
 		   "  --script FILE  compare this script instead of random ones\n"
 		   "  --print        print the script for --seed and --lines, run nothing\n"
@@ -65,10 +93,23 @@ static void difftest_usage(FILE *f)
 		   "  --no-shrink    report mismatches as found\n"
 		   "  --out FILE     write the (last) reproducer there\n"
 		   "  --tmpdir DIR   where host scratch directories go (default /dev/shm)\n"
-		   "  --exclude TEXT drop generated lines containing TEXT (repeatable), to look\n"
-		   "                 past a mismatch already reported\n"
-		   "  -v, --verbose  a line per script, and the shrinker's progress\n\n"
+		   "  --exclude TEXT drop generated lines containing TEXT (repeatable)\n"
+		   "  --avoid NAME[,NAME...]  generate around a known mismatch:\n");
+	for (const struct dt_avoid_name *a = dt_avoid_names(); a->name; a++)
+		fprintf(f, "      %-14s %s\n", a->name, a->what);
+	fprintf(f, "  -v, --verbose  a line per script, and the shrinker's progress\n\n"
 		   "Exit status: 0 no mismatch, 1 mismatches, 2 usage, 77 skipped (not root).\n");
+}
+
+/* The --avoid names in @mask, comma-separated, into @buf. */
+static void avoid_string(unsigned int mask, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (const struct dt_avoid_name *a = dt_avoid_names(); a->name; a++)
+		if ((mask & a->flag) && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", a->name);
 }
 
 /* Print the outputs of one script line, side by side. */
@@ -112,6 +153,49 @@ static void fix_newlines(struct dt_side *s)
 	}
 }
 
+/* Run @s once more and print where it differs, with both outputs. */
+static void show_diff(struct dt_runner *r, const struct dt_script *s)
+{
+	struct dt_side vfs, host;
+	struct dt_diff d;
+
+	if (dt_run(r, s->lines, s->n, &vfs, &host))
+		return;
+	dt_compare(&vfs, &host, s->n, &d);
+	fix_newlines(&vfs);
+	fix_newlines(&host);
+	if (d.line >= 0)
+		print_outputs(s->lines[d.line], &vfs, &host, (size_t)d.line);
+	if (vfs.log && d.vfs_failed)
+		printf("vfslab's stderr:\n%s\n", vfs.log);
+	dt_diff_free(&d);
+	dt_side_free(&vfs);
+	dt_side_free(&host);
+}
+
+/*
+ * Can the host side become another uid in a chroot? Not everywhere root
+ * can (user namespaces without a full id map, seccomp): then every line
+ * with -u would differ for the host's sake, so the run is skipped.
+ */
+static bool host_usable(struct dt_runner *r)
+{
+	char *probe[] = { "-u 65534 -g 65534,1000 getcwd" };
+	struct dt_side vfs, host;
+	bool ok;
+
+	if (dt_run(r, probe, 1, &vfs, &host))
+		return false;
+	ok = host.n == 1 && !strcmp(host.out[0], "/\n");
+	if (!ok)
+		printf("vfslab difftest: skipped: the host side cannot run as uid 65534 in a "
+		       "chroot here: %s",
+		       host.n ? host.out[0] : "no answer\n");
+	dt_side_free(&vfs);
+	dt_side_free(&host);
+	return ok;
+}
+
 struct difftest {
 	struct dt_runner r;
 	bool shrink, verbose;
@@ -150,23 +234,7 @@ static int report(struct difftest *t, const struct dt_script *s, const char *nam
 	printf("----8<----\n");
 	dt_script_print(&small, stdout, "");
 	printf("----8<----\n");
-	{
-		struct dt_side v2, h2;
-		struct dt_diff d2;
-
-		if (!dt_run(&t->r, small.lines, small.n, &v2, &h2)) {
-			dt_compare(&v2, &h2, small.n, &d2);
-			fix_newlines(&v2);
-			fix_newlines(&h2);
-			if (d2.line >= 0)
-				print_outputs(small.lines[d2.line], &v2, &h2, (size_t)d2.line);
-			if (v2.log && d2.vfs_failed)
-				printf("vfslab's stderr:\n%s\n", v2.log);
-			dt_diff_free(&d2);
-			dt_side_free(&v2);
-			dt_side_free(&h2);
-		}
-	}
+	show_diff(&t->r, &small);
 	if (t->out_file) {
 		FILE *f = fopen(t->out_file, "w");
 
@@ -231,6 +299,7 @@ int cmd_difftest(int argc, char **argv)
 		{ "tmpdir", required_argument, NULL, 't' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "exclude", required_argument, NULL, 'x' },
+		{ "avoid", required_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -241,8 +310,9 @@ int cmd_difftest(int argc, char **argv)
 	unsigned long executed = 0;
 	bool have_seed = false, print = false, keep_going = false;
 	struct dt_policy pol;
-	char desc[512], *end;
+	char desc[512], avoids[256], *end;
 	const char *exclude[MAX_EXCLUDE];
+	unsigned int avoid_mask = 0;
 	int nexclude = 0;
 	struct statfs sfs;
 	time_t t0;
@@ -291,6 +361,10 @@ int cmd_difftest(int argc, char **argv)
 		case 'v':
 			t.verbose = true;
 			break;
+		case 'a':
+			if (parse_avoid(optarg, &avoid_mask))
+				return 2;
+			break;
 		case 'x':
 			if (nexclude == MAX_EXCLUDE) {
 				cli_error("difftest", "at most %d --exclude", MAX_EXCLUDE);
@@ -326,6 +400,8 @@ int cmd_difftest(int argc, char **argv)
 	if (!have_seed)
 		seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 16);
 	dt_policy_from_host(&pol, desc, sizeof(desc));
+	pol.avoid = avoid_mask;
+	avoid_string(avoid_mask, avoids, sizeof(avoids));
 
 	if (print) {
 		struct dt_script s = { 0 };
@@ -335,7 +411,8 @@ int cmd_difftest(int argc, char **argv)
 			return 1;
 		}
 		exclude_lines(&s, exclude, nexclude);
-		printf("# vfslab difftest --seed %llu --lines %llu\n# %s\n", seed, lines, desc);
+		printf("# vfslab difftest --seed %llu --lines %llu%s%s\n# %s\n", seed, lines,
+		       *avoids ? " --avoid " : "", avoids, desc);
 		dt_script_print(&s, stdout, "");
 		dt_script_free(&s);
 		return 0;
@@ -354,7 +431,11 @@ int cmd_difftest(int argc, char **argv)
 			"vfslab difftest: note: %s is not tmpfs: Linux's answers may differ\n",
 			t.r.tmpdir);
 	printf("difftest: %s\n", desc);
+	if (*avoids)
+		printf("difftest: avoiding known mismatches: %s\n", avoids);
 
+	if (!host_usable(&t.r))
+		return EXIT_SKIP;
 	t0 = time(NULL);
 	if (script) {
 		struct dt_script s = { 0 };
@@ -384,7 +465,7 @@ int cmd_difftest(int argc, char **argv)
 		if (!scripts && !calls)
 			scripts = 1;
 		if (calls)
-			printf("difftest: seed %llu, %llu lines per script, until %llu calls\n",
+			printf("difftest: seed %llu, %llu lines per script, until %llu calls ran\n",
 			       seed, lines, calls);
 		else
 			printf("difftest: seed %llu, %llu lines per script, %llu script%s\n", seed,
@@ -393,9 +474,9 @@ int cmd_difftest(int argc, char **argv)
 		for (unsigned long long k = 0;; k++) {
 			struct dt_script s = { 0 };
 			unsigned long long sc = 0;
-			char name[64];
+			char name[512];
 
-			if (calls ? gen_calls >= calls : k >= scripts)
+			if (calls ? executed >= calls : k >= scripts)
 				break;
 			if (dt_generate(&s, seed + k, lines, &pol)) {
 				cli_error("difftest", "out of memory");
@@ -405,8 +486,8 @@ int cmd_difftest(int argc, char **argv)
 			exclude_lines(&s, exclude, nexclude);
 			for (size_t i = 0; i < s.n; i++)
 				sc += s.calls[i];
-			snprintf(name, sizeof(name), "seed %llu (--seed %llu --lines %llu)",
-				 seed + k, seed + k, lines);
+			snprintf(name, sizeof(name), "seed %llu (--seed %llu --lines %llu%s%s)",
+				 seed + k, seed + k, lines, *avoids ? " --avoid " : "", avoids);
 			c = check_script(&t, &s, name, &executed);
 			nscripts++;
 			gen_calls += sc;

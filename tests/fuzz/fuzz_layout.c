@@ -57,8 +57,8 @@ static void exercise(struct vfs *vfs)
 	sys_mkdir(t, "/d", 0755);
 	for (int i = 0; i < 8; i++) {
 		/* A long name too: an external d_name. */
-		snprintf(name, sizeof(name), "/d/%s%d", i & 1 ? "a-name-past-the-inline-array-" : "",
-			 i);
+		snprintf(name, sizeof(name), "/d/%s%d",
+			 i & 1 ? "a-name-past-the-inline-array-" : "", i);
 		fd = sys_open(t, name, O_CREAT | O_RDWR, 0644);
 		if (fd >= 0) {
 			sys_write(t, (int)fd, "x", 1);
@@ -87,7 +87,9 @@ static void run_vfs(enum layout_struct s, const char *spec)
 	long leaked;
 
 	vfs_config_default(&cfg);
-	dst = s == LS_DENTRY ? cfg.dentry_layout : s == LS_FILE ? cfg.file_layout : cfg.files_layout;
+	dst = s == LS_DENTRY ? cfg.dentry_layout :
+	      s == LS_FILE   ? cfg.file_layout :
+			       cfg.files_layout;
 	snprintf(dst, VFS_LAYOUT_SPEC_MAX, "%s", spec);
 	vfs = vfs_new(&cfg, err, sizeof(err));
 	if (!vfs)

@@ -76,7 +76,8 @@ srcs() {
 }
 
 # Compile one source into $out/obj unless its object is newer than it and
-# every header; prints the object's path.
+# every header; prints the object's path. (-nt: dash, bash and busybox have it.)
+# shellcheck disable=SC3013
 compile() {
 	o=$out/obj/$(echo "$1" | tr / _ | sed 's/\.c$/.o/')
 	stale=0
@@ -102,7 +103,8 @@ build() {
 	done
 	for h in fstest layout; do
 		# shellcheck disable=SC2086
-		$cc $cflags -fsanitize=fuzzer "$top/tests/fuzz/fuzz_$h.c" $objs $libs \
+		$cc $cflags -fsanitize=fuzzer "$top/tests/fuzz/fuzz_$h.c" "$top/tests/fuzz/no_nap.c" \
+			$objs $libs \
 			-o "$out/fuzz_$h" || return 1
 	done
 	# shellcheck disable=SC2086
@@ -125,7 +127,15 @@ seed() {
 			{ echo "$head"; cat "$p"; } >"$p.t" && rm -f "$p"
 		done
 	done
-	grep -hv '^#' "$top"/tests/fstest/*.t | tr ' \t,|' '\n\n\n\n' | grep -v '^$' |
+	# The same first pieces in the shell mode and under the oldest variants.
+	for p in "$s"/*.aa.t; do
+		{ echo '#! shell'; cat "$p"; } >"${p%.t}.shell.t"
+		{
+			echo '#! variant=dcount=dlock,fref=inc-not-zero,alloc-fd=v6.10,dentry=v6.7'
+			cat "$p"
+		} >"${p%.t}.old.t"
+	done
+	grep -hv '^#' "$top"/tests/fstest/*.t | tr -s ' \t,|' '\n' | grep -v '^$' |
 		grep -v '^[0-9]*$' | grep -v '["\\]' | sort -u | head -2000 |
 		sed 's/.*/"&"/' >"$out/fstest.dict"
 	"$out/dump_presets" "$out/seeds-layout" || return 1

@@ -38,15 +38,42 @@ struct dt_policy {
 	bool no_sticky_gw;
 	/* link(2) only as root (protected_hardlinks = 0). */
 	bool root_links;
+	/* DT_AVOID_*: what --avoid keeps out (mismatches already reported). */
+	unsigned int avoid;
 };
+
+/*
+ * Known vfslab mismatches the generator can steer clear of, to look past
+ * them (`vfslab difftest --avoid NAME`; see dt_avoid_names()).
+ */
+#define DT_AVOID_O_DIRECT 0x001u /* no O_DIRECT */
+#define DT_AVOID_POS_MAX 0x002u /* no file offsets near LLONG_MAX */
+#define DT_AVOID_UTIMES_NSEC 0x004u /* utimensat: only valid nanoseconds */
+#define DT_AVOID_TMPFILE_GETFL 0x008u /* no F_GETFL after an O_TMPFILE open */
+#define DT_AVOID_SEEK_HOLE 0x010u /* no SEEK_DATA, SEEK_HOLE */
+#define DT_AVOID_TIB 0x020u /* no sizes or offsets of 1 TiB */
+#define DT_AVOID_SETID 0x040u /* no S_ISUID, S_ISGID */
+#define DT_AVOID_DIR_SEEK 0x080u /* no lseek and getdents in one line */
+#define DT_AVOID_DENTS_EOF 0x200u /* getdents: no buffer size given */
+#define DT_AVOID_FIFO 0x100u /* no fifos made (mkfifo, mknod f) */
+
+struct dt_avoid_name {
+	const char *name;
+	unsigned int flag;
+	const char *what;
+};
+
+/* The --avoid names, NULL-terminated. */
+const struct dt_avoid_name *dt_avoid_names(void);
 
 /*
  * Both sides start from a root like a fresh tmpfs mount's: mode 01777,
  * owned by root. That is a sticky o+w directory, so with no_sticky_ow
- * every script starts with this line (pinned: the shrinker keeps it).
+ * every script starts with this line (pinned: the shrinker keeps it),
+ * which leaves the root open to every uid but not sticky.
  */
 #define DT_ROOT_MODE 01777
-#define DT_ROOT_FIX "chmod / 0755"
+#define DT_ROOT_FIX "chmod / 0777"
 
 /*
  * The policy for this host: read /proc/sys/fs/protected_*, and where a
@@ -65,7 +92,10 @@ struct dt_script {
 
 int dt_script_add(struct dt_script *s, const char *line, unsigned int calls);
 void dt_script_free(struct dt_script *s);
-/* Read a script file: every line kept as it is, comments included. */
+/*
+ * Read a script file: every line kept as it is, comments included; a
+ * DT_ROOT_FIX as the first line but comments is pinned, with them.
+ */
 int dt_script_read(struct dt_script *s, FILE *f);
 void dt_script_print(const struct dt_script *s, FILE *f, const char *indent);
 

@@ -38,7 +38,35 @@ struct gen {
 	unsigned int nfds; /* descriptors the line's calls have added */
 	bool may_block; /* a descriptor may be a fifo without O_NONBLOCK */
 	bool root;
+	bool tmpfile, getdents, lseek; /* the line has: an O_TMPFILE open, ... */
 };
+
+static bool avoid(const struct gen *g, unsigned int what)
+{
+	return g->pol->avoid & what;
+}
+
+const struct dt_avoid_name *dt_avoid_names(void)
+{
+	static const struct dt_avoid_name names[] = {
+		{ "o-direct", DT_AVOID_O_DIRECT, "O_DIRECT in open and F_SETFL" },
+		{ "pos-max", DT_AVOID_POS_MAX, "offsets near LLONG_MAX (pread, pwrite, lseek)" },
+		{ "utimes-nsec", DT_AVOID_UTIMES_NSEC,
+		  "invalid nanoseconds in utimensat, futimens" },
+		{ "tmpfile-getfl", DT_AVOID_TMPFILE_GETFL, "F_GETFL after an O_TMPFILE open" },
+		{ "seek-hole", DT_AVOID_SEEK_HOLE, "lseek SEEK_DATA and SEEK_HOLE" },
+		{ "tib", DT_AVOID_TIB, "file sizes and offsets of 1 TiB" },
+		{ "setid", DT_AVOID_SETID, "S_ISUID and S_ISGID in modes" },
+		{ "dir-seek", DT_AVOID_DIR_SEEK, "lseek and getdents in the same line" },
+		{ "dents-eof", DT_AVOID_DENTS_EOF,
+		  "getdents with a small buffer (EINVAL at the end)" },
+		{ "fifo", DT_AVOID_FIFO,
+		  "fifos (mkfifo, mknod f): their data outlives the last close" },
+		{ NULL, 0, NULL },
+	};
+
+	return names;
+}
 
 /* splitmix64: one 64-bit state, good enough and reproducible. */
 static uint64_t next(struct gen *g)
@@ -156,15 +184,11 @@ static void target(struct gen *g, char *buf, const char *linkpath)
 	}
 }
 
-static unsigned int mode(struct gen *g)
+/* Every mode the generator writes passes here: the policy's rules. */
+static unsigned int allowed_mode(const struct gen *g, unsigned int m)
 {
-	static const unsigned int modes[] = {
-		0644,  0600,  0755,  0777,  0700,  0444,  0000,	 0640,	0750,  0770,  0775,
-		0707,  0070,  0007,  0111,  0222,  0666,  04755, 02755, 02775, 02770, 06777,
-		04000, 02000, 01777, 01775, 01755, 01770, 01700, 03777, 07777, 07755,
-	};
-	unsigned int m = chance(g, 10) ? rnd(g, 010000) : PICK(g, modes);
-
+	if (avoid(g, DT_AVOID_SETID))
+		m &= ~(unsigned int)(S_ISUID | S_ISGID);
 	if (m & S_ISVTX) {
 		if (g->pol->no_sticky_ow)
 			m &= ~(unsigned int)S_IWOTH;
@@ -172,6 +196,17 @@ static unsigned int mode(struct gen *g)
 			m &= ~(unsigned int)S_IWGRP;
 	}
 	return m;
+}
+
+static unsigned int mode(struct gen *g)
+{
+	static const unsigned int modes[] = {
+		0644,  0600,  0755,  0777,  0700,  0444,  0000,	 0640,	0750,  0770,  0775,
+		0707,  0070,  0007,  0111,  0222,  0666,  04755, 02755, 02775, 02770, 06777,
+		04000, 02000, 01777, 01775, 01755, 01770, 01700, 03777, 07777, 07755,
+	};
+
+	return allowed_mode(g, chance(g, 10) ? rnd(g, 010000) : PICK(g, modes));
 }
 
 static void put_mode(struct gen *g)
@@ -238,8 +273,12 @@ static void offset(struct gen *g)
 {
 	static const char *const o[] = { "0",	"0",	"1",	"3",  "10",
 					 "100", "4096", "8191", "-1", "0x7fffffffffffffff" };
+	const char *v = PICK(g, o);
 
-	arg(g, "%s", PICK(g, o));
+	/* The --avoid'ed values become ordinary ones: the stream stays the same. */
+	if (v[1] == 'x' && avoid(g, DT_AVOID_POS_MAX))
+		v = "8192";
+	arg(g, "%s", v);
 }
 
 static void length(struct gen *g)
@@ -247,8 +286,11 @@ static void length(struct gen *g)
 	static const char *const l[] = {
 		"0", "0", "1", "5", "12", "100", "4096", "70000", "1099511627776", "-1"
 	};
+	const char *v = PICK(g, l);
 
-	arg(g, "%s", PICK(g, l));
+	if (strlen(v) > 10 && avoid(g, DT_AVOID_TIB))
+		v = "1048576";
+	arg(g, "%s", v);
 }
 
 static void size(struct gen *g)
@@ -264,8 +306,14 @@ static void times(struct gen *g)
 	static const char *const ns[] = { "0",	       "0",	     "UTIME_NOW", "UTIME_OMIT",
 					  "999999999", "1000000000", "-1" };
 
-	for (int i = 0; i < 2; i++)
-		arg(g, "%u %s", chance(g, 50) ? 0 : 1000000000u, PICK(g, ns));
+	for (int i = 0; i < 2; i++) {
+		unsigned int sec = chance(g, 50) ? 0 : 1000000000u;
+		const char *n = PICK(g, ns);
+
+		if ((n[0] == '1' || n[0] == '-') && avoid(g, DT_AVOID_UTIMES_NSEC))
+			n = "0";
+		arg(g, "%u %s", sec, n);
+	}
 }
 
 /* ---- calls ---- */
@@ -282,6 +330,7 @@ static void open_flags(struct gen *g, char *buf, bool *need_mode)
 	if (chance(g, 4)) {
 		/* O_TMPFILE: always a regular file. */
 		F("O_TMPFILE");
+		g->tmpfile = true;
 		F(chance(g, 85) ? (chance(g, 50) ? "O_RDWR" : "O_WRONLY") : "O_RDONLY");
 		if (chance(g, 25))
 			F("O_EXCL");
@@ -324,7 +373,7 @@ static void open_flags(struct gen *g, char *buf, bool *need_mode)
 		F("O_NOATIME");
 	if (chance(g, 2))
 		F("O_SYNC");
-	if (chance(g, 2))
+	if (chance(g, 2) && !avoid(g, DT_AVOID_O_DIRECT))
 		F("O_DIRECT");
 	if (chance(g, 30))
 		nonblock = true, F("O_NONBLOCK");
@@ -342,6 +391,15 @@ static void open_flags(struct gen *g, char *buf, bool *need_mode)
 #undef F
 }
 
+/* A plain name one or two levels down: where setup lines build. */
+static void short_path(struct gen *g, char *buf)
+{
+	if (chance(g, 50))
+		sprintf(buf, "%s", PICK(g, names));
+	else
+		sprintf(buf, "%s/%s", PICK(g, names), PICK(g, names));
+}
+
 static void gen_open(struct gen *g)
 {
 	char p[WORD], fl[256];
@@ -351,7 +409,11 @@ static void gen_open(struct gen *g)
 	call(g, at ? "openat" : "open");
 	if (at)
 		dirfd(g);
-	path(g, p);
+	/* Half the opens at a plain name: most of a chain then runs. */
+	if (chance(g, 50))
+		short_path(g, p);
+	else
+		path(g, p);
 	open_flags(g, fl, &need_mode);
 	arg(g, "%s %s", p, fl);
 	if (need_mode)
@@ -445,6 +507,16 @@ static void gen_nsop(struct gen *g, bool at)
 		put_mode(g);
 		break;
 	case NS_MKFIFO:
+		if (avoid(g, DT_AVOID_FIFO)) {
+			/* A socket inode instead: as inert, and it keeps no data. */
+			call(g, at ? "mknodat" : "mknod");
+			if (at)
+				dirfd(g);
+			arg(g, "%s s", p);
+			put_mode(g);
+			arg(g, "0 0");
+			break;
+		}
 		call(g, at ? "mkfifoat" : "mkfifo");
 		if (at)
 			dirfd(g);
@@ -460,7 +532,7 @@ static void gen_nsop(struct gen *g, bool at)
 		if (!g->root && chance(g, 30))
 			arg(g, "%s", chance(g, 50) ? "c" : "b");
 		else
-			arg(g, "%s", chance(g, 60) ? "f" : "s");
+			arg(g, "%s", chance(g, 60) && !avoid(g, DT_AVOID_FIFO) ? "f" : "s");
 		put_mode(g);
 		arg(g, "%s", chance(g, 80) ? "0 0" : "1 3");
 		break;
@@ -625,9 +697,13 @@ static void fcntl_call(struct gen *g)
 	} else if (r < 32) {
 		arg(g, "F_SETFD %s", chance(g, 60) ? "FD_CLOEXEC" : "0");
 	} else if (r < 60) {
-		arg(g, "F_GETFL");
+		arg(g, "%s",
+		    g->tmpfile && avoid(g, DT_AVOID_TMPFILE_GETFL) ? "F_GETFD" : "F_GETFL");
 	} else if (r < 82) {
 		const char *f = PICK(g, setfl);
+
+		if (!strcmp(f, "O_DIRECT") && avoid(g, DT_AVOID_O_DIRECT))
+			f = "O_APPEND";
 
 		/* Clearing O_NONBLOCK may leave a fifo that blocks: no reads then. */
 		if (!strcmp(f, "O_NONBLOCK") || (!strcmp(f, "0") && chance(g, 50))) {
@@ -706,6 +782,10 @@ static void gen_fdop(struct gen *g)
 
 	if (op == FD_READ && g->may_block)
 		op = FD_PREAD; /* pread on a fifo is ESPIPE: it never waits */
+	if ((op == FD_LSEEK && g->getdents) || (op == FD_GETDENTS && g->lseek)) {
+		if (avoid(g, DT_AVOID_DIR_SEEK))
+			op = FD_FSTAT;
+	}
 	switch (op) {
 	case FD_FSTAT:
 		call(g, "fstat");
@@ -734,12 +814,20 @@ static void gen_fdop(struct gen *g)
 		data(g);
 		offset(g);
 		break;
-	case FD_LSEEK:
+	case FD_LSEEK: {
+		const char *w;
+
+		g->lseek = true;
 		call(g, "lseek");
 		fd(g);
 		offset(g);
-		arg(g, "%s", PICK(g, whence));
+		w = PICK(g, whence);
+		if ((!strcmp(w, "SEEK_DATA") || !strcmp(w, "SEEK_HOLE")) &&
+		    avoid(g, DT_AVOID_SEEK_HOLE))
+			w = "SEEK_SET";
+		arg(g, "%s", w);
 		break;
+	}
 	case FD_FTRUNCATE:
 		call(g, "ftruncate");
 		fd(g);
@@ -784,10 +872,15 @@ static void gen_fdop(struct gen *g)
 		fd(g);
 		break;
 	case FD_GETDENTS:
+		g->getdents = true;
 		call(g, "getdents");
 		fd(g);
-		if (chance(g, 30))
-			arg(g, "%u", chance(g, 50) ? 24 + rnd(g, 20) : 1 + rnd(g, 23));
+		if (chance(g, 30)) {
+			unsigned int z = chance(g, 50) ? 24 + rnd(g, 20) : 1 + rnd(g, 23);
+
+			if (!avoid(g, DT_AVOID_DENTS_EOF))
+				arg(g, "%u", z);
+		}
 		break;
 	case FD_FCHDIR:
 		call(g, "fchdir");
@@ -893,31 +986,27 @@ static void creds(struct gen *g)
 		put(g, "-U 0%o ", PICK(g, umasks));
 }
 
-/* A plain name one or two levels down: where setup lines build. */
-static void short_path(struct gen *g, char *buf)
-{
-	if (chance(g, 50))
-		sprintf(buf, "%s", PICK(g, names));
-	else
-		sprintf(buf, "%s/%s", PICK(g, names), PICK(g, names));
-}
-
 /*
  * Root building something at a short path, so that later lines find a
  * tree to work on rather than ENOENT everywhere.
  */
 static void gen_setup(struct gen *g)
 {
-	static const char *const open_modes[] = { "0777", "0755", "0775", "0770", "01775" };
+	static const unsigned int open_modes[] = { 0777, 0755, 0775, 0770, 01775 };
 	char p[64], q[64];
 	unsigned int r = rnd(g, 100);
 
 	g->root = true;
 	short_path(g, p);
-	if (r < 45) {
+	if (r < 8) {
+		/* One level deeper down a chain: deep trees grow over a script. */
 		call(g, "mkdir");
-		arg(g, "%s %s", p, PICK(g, open_modes));
-	} else if (r < 70) {
+		arg(g, "{%u*%s/}%s 0%o", 1 + rnd(g, 8), PICK(g, names), PICK(g, names),
+		    allowed_mode(g, PICK(g, open_modes)));
+	} else if (r < 55) {
+		call(g, "mkdir");
+		arg(g, "%s 0%o", p, allowed_mode(g, PICK(g, open_modes)));
+	} else if (r < 72) {
 		call(g, "create");
 		arg(g, "%s", p);
 		put_mode(g);
@@ -926,9 +1015,16 @@ static void gen_setup(struct gen *g)
 		call(g, "symlink");
 		arg(g, "%s %s", chance(g, 70) ? q : "..", p);
 	} else if (r < 87) {
-		call(g, "mkfifo");
-		arg(g, "%s", p);
-		put_mode(g);
+		if (avoid(g, DT_AVOID_FIFO)) {
+			call(g, "mknod");
+			arg(g, "%s s", p);
+			put_mode(g);
+			arg(g, "0 0");
+		} else {
+			call(g, "mkfifo");
+			arg(g, "%s", p);
+			put_mode(g);
+		}
 	} else if (r < 92) {
 		short_path(g, q);
 		call(g, "link");
@@ -947,7 +1043,7 @@ static void gen_line(struct gen *g, bool setup)
 	g->len = 0;
 	g->line[0] = '\0';
 	g->ncalls = g->nfds = 0;
-	g->may_block = false;
+	g->may_block = g->tmpfile = g->getdents = g->lseek = false;
 	if (setup) {
 		gen_setup(g);
 		return;

@@ -159,8 +159,8 @@ static void resolve(struct c2c_line *cl, uint64_t line, const struct layout *ls)
 			char name[64];
 
 			dentry_name(&ls[k], base, name, sizeof(name));
-			snprintf(cl->object, sizeof(cl->object), name[0] ? "dentry \"%s\"" : "dentry",
-				 name);
+			snprintf(cl->object, sizeof(cl->object),
+				 name[0] ? "dentry \"%s\"" : "dentry", name);
 		} else if (tag[0]) {
 			snprintf(cl->object, sizeof(cl->object), "%s", tag);
 		} else {
@@ -278,8 +278,8 @@ void c2c_free(struct c2c_report *r)
 
 static const char *kinds(unsigned int m)
 {
-	static const char *const names[8] = { "-", "load", "store", "load+store", "rmw",
-					       "load+rmw", "store+rmw", "all" };
+	static const char *const names[8] = { "-",   "load",	 "store",     "load+store",
+					      "rmw", "load+rmw", "store+rmw", "all" };
 
 	return names[m & 7];
 }
@@ -301,23 +301,26 @@ void c2c_print(FILE *f, const struct c2c_report *r, uint64_t ops, const char *la
 		const struct coh_stats *s = &cl->s;
 
 		fprintf(f, "\n#%u %s, line at +%u: %.1f ns/op lost (%.1f queueing)\n", i + 1,
-			cl->object, cl->obj_off, s->stall_ps / 1000.0 / n, s->queue_ps / 1000.0 / n);
+			cl->object, cl->obj_off, s->stall_ps / 1000.0 / n,
+			s->queue_ps / 1000.0 / n);
 		if (cl->fields[0])
 			fprintf(f, "   holds: %s\n", cl->fields);
 		fprintf(f,
 			"   per op: loads %.2f stores %.2f rmw %.2f | HITM %.3f (remote %.3f) "
 			"RFO %.3f inval %.3f RMW-xfer %.3f clean %.3f\n",
-			s->loads / n, s->stores / n, s->rmws / n, (s->hitm_local + s->hitm_remote) / n,
-			s->hitm_remote / n, s->rfo / n, s->inval / n, s->rmw_xfer / n,
-			s->clean_fetch / n);
+			s->loads / n, s->stores / n, s->rmws / n,
+			(s->hitm_local + s->hitm_remote) / n, s->hitm_remote / n, s->rfo / n,
+			s->inval / n, s->rmw_xfer / n, s->clean_fetch / n);
 		fprintf(f, "   %-18s %-28s %-10s %8s %7s %7s %7s %8s %9s\n", "field", "function",
 			"accesses", "miss/op", "HITM", "RFO", "inval", "RMW-xfer", "ns/op");
 		for (unsigned int k = 0; k < cl->nrows; k++) {
 			const struct c2c_row *w = &cl->rows[k];
 
-			fprintf(f, "   %-18.18s %-28.28s %-10s %8.3f %7.3f %7.3f %7.3f %8.3f %9.1f\n",
+			fprintf(f,
+				"   %-18.18s %-28.28s %-10s %8.3f %7.3f %7.3f %7.3f %8.3f %9.1f\n",
 				w->field, w->func, kinds(w->kinds), w->events / n, w->hitm / n,
-				w->rfo / n, w->inval / n, w->rmw_xfer / n, w->stall_ps / 1000.0 / n);
+				w->rfo / n, w->inval / n, w->rmw_xfer / n,
+				w->stall_ps / 1000.0 / n);
 		}
 	}
 }
@@ -340,8 +343,9 @@ void c2c_json(FILE *f, const struct c2c_report *r, uint64_t ops)
 {
 	double n = ops ? (double)ops : 1;
 
-	fprintf(f, "{\"hitm_per_op\":%.6f,\"rfo_per_op\":%.6f,\"inval_per_op\":%.6f,"
-		   "\"rmw_xfer_per_op\":%.6f,\"stall_ns_per_op\":%.3f,\"lines\":[",
+	fprintf(f,
+		"{\"hitm_per_op\":%.6f,\"rfo_per_op\":%.6f,\"inval_per_op\":%.6f,"
+		"\"rmw_xfer_per_op\":%.6f,\"stall_ns_per_op\":%.3f,\"lines\":[",
 		(r->total.hitm_local + r->total.hitm_remote) / n, r->total.rfo / n,
 		r->total.inval / n, r->total.rmw_xfer / n, r->total.stall_ps / 1000.0 / n);
 	for (unsigned int i = 0; i < r->nlines; i++) {
@@ -366,8 +370,8 @@ void c2c_json(FILE *f, const struct c2c_report *r, uint64_t ops)
 			fprintf(f,
 				",\"misses_per_op\":%.6f,\"hitm_per_op\":%.6f,\"rfo_per_op\":%.6f,"
 				"\"inval_per_op\":%.6f,\"rmw_xfer_per_op\":%.6f,\"stall_ns_per_op\":%.3f}",
-				w->events / n, w->hitm / n, w->rfo / n, w->inval / n, w->rmw_xfer / n,
-				w->stall_ps / 1000.0 / n);
+				w->events / n, w->hitm / n, w->rfo / n, w->inval / n,
+				w->rmw_xfer / n, w->stall_ps / 1000.0 / n);
 		}
 		fprintf(f, "]}");
 	}

@@ -334,6 +334,11 @@ uint64_t coh_miss(struct coh *c, struct coh_line *l, unsigned int cpu, uint64_t 
 	done = start + cost;
 	if (serial && done > l->busy_until)
 		l->busy_until = done;
+	if (inval && l->waiters && c->wake) {
+		/* Spinners parked on this line see the new value from now on. */
+		l->waiters = 0;
+		c->wake(l->key - 1, done);
+	}
 	if (!count)
 		return done;
 

@@ -57,6 +57,7 @@ struct coh_line {
 	uint8_t dirty; /* M rather than E */
 	uint8_t ignore; /* not simulated (per-thread storage) */
 	uint16_t nsharers;
+	uint8_t waiters; /* parked spinners read it (tools/sim/sched.c) */
 	uint32_t id; /* first-touch order: stable across runs */
 	uint64_t busy_until; /* ps: the last transfer ends */
 	struct coh_stats *st;
@@ -72,6 +73,8 @@ struct coh {
 	uint64_t xfer_ps[SIM_DIST_NR];
 	uint64_t hit_ps, llc_ps, mem_ps, atomic_ps;
 	bool counting;
+	/* Called when a line with waiters is written by another CPU. */
+	void (*wake)(uint64_t line, uint64_t when);
 };
 
 /* Set up for @ncpus CPUs of @p; 0 or -1 (no memory). */
@@ -112,8 +115,8 @@ static inline bool coh_is_hit(const struct coh_line *l, unsigned int cpu, enum c
 }
 
 /* A hit: count it, mark a written line dirty, return when it completes. */
-static inline uint64_t coh_hit(struct coh *c, struct coh_line *l, uint64_t now,
-			       enum coh_kind kind, bool count)
+static inline uint64_t coh_hit(struct coh *c, struct coh_line *l, uint64_t now, enum coh_kind kind,
+			       bool count)
 {
 	if (count) {
 		struct coh_stats *st = l->st ? l->st : coh_stats_get(l);

@@ -41,12 +41,13 @@ int main(int argc, char **argv)
 {
 	void *args[1] = { NULL };
 
-	if (argc < 2 || argv[1][0] == '-' || !strcmp(argv[1], "sim") ||
-	    !strcmp(argv[1], "help") || !strcmp(argv[1], "scenarios"))
+	if (argc < 2 || argv[1][0] == '-' || !strcmp(argv[1], "sim") || !strcmp(argv[1], "help") ||
+	    !strcmp(argv[1], "scenarios"))
 		return vfslab_main(argc, argv);
 	if (!on_one_cpu(argv[1])) {
-		fprintf(stderr, "vfslab-sim: '%s' needs real threads; run it with vfslab. "
-				"vfslab-sim runs sim, and fstest, walk and layout on a simulated CPU\n",
+		fprintf(stderr,
+			"vfslab-sim: '%s' needs real threads; run it with vfslab. "
+			"vfslab-sim runs sim, and fstest, walk and layout on a simulated CPU\n",
 			argv[1]);
 		return 2;
 	}

@@ -253,8 +253,3 @@ void rcu_barrier(void)
 		}
 	}
 }
-
-void sim_rcu_drain(void)
-{
-	rcu_barrier();
-}

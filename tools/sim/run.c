@@ -55,7 +55,8 @@ static void setup(struct run *r)
 	char err[512];
 	long e;
 
-	if (r->o->wl->vfs_variant && vfs_config_parse(&cfg, r->o->wl->vfs_variant, err, sizeof(err))) {
+	if (r->o->wl->vfs_variant &&
+	    vfs_config_parse(&cfg, r->o->wl->vfs_variant, err, sizeof(err))) {
 		fprintf(stderr, "vfslab sim: %s: %s\n", r->o->wl->name, err);
 		r->err = -EINVAL;
 		return;
@@ -66,6 +67,7 @@ static void setup(struct run *r)
 		r->err = -EINVAL;
 		return;
 	}
+	sim_arena_tag(r->vfs, "struct vfs");
 	r->main_task = task_create_init(r->vfs);
 	if (!r->main_task) {
 		fail(r, -ENOMEM, "task_create_init");
@@ -124,9 +126,8 @@ static void vcpu_fn(void *arg)
 		setup(r);
 	sim_barrier();
 	if (!r->err) {
-		w->ctx.task = task_fork(r->main_task, r->o->processes ?
-								0 :
-								TASK_CLONE_FILES | TASK_CLONE_FS);
+		w->ctx.task = task_fork(r->main_task,
+					r->o->processes ? 0 : TASK_CLONE_FILES | TASK_CLONE_FS);
 		if (!w->ctx.task)
 			fail(r, -ENOMEM, "task_fork");
 	}

@@ -33,6 +33,20 @@ static __always_inline bool on_stack(uintptr_t a)
 	return a - sim.stack_lo < sim.stack_span;
 }
 
+/* Note a read hit for spin detection (struct sim_vcpu). */
+static __always_inline void spin_track(struct sim_vcpu *v, uint64_t line)
+{
+	if (v->spin_dirty || (v->nspin && v->spin_lines[v->nspin - 1] == line))
+		return;
+	for (unsigned int i = 0; i + 1 < v->nspin; i++)
+		if (v->spin_lines[i] == line)
+			return;
+	if (v->nspin == SIM_SPIN_LINES)
+		v->spin_dirty = true;
+	else
+		v->spin_lines[v->nspin++] = line;
+}
+
 /*
  * One line, for @v at its clock. A miss on a line that is still busy with
  * earlier transfers takes the next slot in its queue and waits for it, in
@@ -44,25 +58,44 @@ static void acquire(struct sim_vcpu *v, uintptr_t a, enum coh_kind kind, uintptr
 	struct coh *c = &sim.coh;
 	uint64_t line = a >> SIM_LINE_SHIFT, issued = v->clock;
 	struct coh_line *l = coh_line_get(c, line);
-	bool reserved = false;
+	bool serial, remote;
 
 	if (likely(coh_is_hit(l, v->id, kind))) {
 		v->clock = coh_hit(c, l, issued, kind, v->measuring);
+		if (kind == COH_READ)
+			spin_track(v, line);
+		else
+			v->spin_dirty = true;
 		return;
 	}
 	if (l->ignore)
 		return;
-	if (l->busy_until > issued) {
-		uint64_t start = l->busy_until;
+	v->spin_dirty = true;
+	serial = l->owner >= 0 || kind != COH_READ;
+	remote = l->owner >= 0 || (kind != COH_READ && l->nsharers > coh_has(l, v->id));
+	if (serial || l->busy_until > issued) {
+		uint64_t start = issued > l->busy_until ? issued : l->busy_until;
+		uint64_t est = coh_estimate(c, l, v->id, kind), mid, done;
 
-		l->busy_until = start + coh_estimate(c, l, v->id, kind);
-		v->clock = start;
-		sim_pre(v);
-		l = coh_line_get(c, line); /* the table may have grown */
-		reserved = true;
+		/* Transfers of a line queue; clean reads only wait for them. */
+		if (serial)
+			l->busy_until = start + est;
+		/*
+		 * The request reaches the CPU holding the line half a transfer
+		 * after it starts: until then that CPU still uses the line (a
+		 * lock holder's retry, say, hits). Let it run meanwhile.
+		 */
+		mid = start + (remote ? est / 2 : 0);
+		if (mid > issued) {
+			v->clock = mid;
+			sim_pre(v);
+			l = coh_line_get(c, line); /* the table may have grown */
+		}
+		done = coh_miss(c, l, v->id, start, kind, a & 63, pc, v->measuring, issued, true);
+		v->clock = done > mid ? done : mid;
+		return;
 	}
-	v->clock = coh_miss(c, l, v->id, v->clock, kind, a & 63, pc, v->measuring, issued,
-			    reserved);
+	v->clock = coh_miss(c, l, v->id, issued, kind, a & 63, pc, v->measuring, issued, false);
 }
 
 static __always_inline void charge(struct sim_vcpu *v, uintptr_t a, unsigned int size,
@@ -128,36 +161,36 @@ void __tsan_func_exit(void)
 {
 }
 
-#define SIM_PLAIN(n)                                                 \
-	void __tsan_read##n(void *addr);                             \
-	void __tsan_write##n(void *addr);                            \
-	void __tsan_unaligned_read##n(void *addr);                   \
-	void __tsan_unaligned_write##n(void *addr);                  \
-	void __tsan_volatile_read##n(void *addr);                    \
-	void __tsan_volatile_write##n(void *addr);                   \
-	void __tsan_read##n(void *addr)                              \
-	{                                                            \
-		access1(addr, n, COH_READ, PC);                      \
-	}                                                            \
-	void __tsan_write##n(void *addr)                             \
-	{                                                            \
-		access1(addr, n, COH_WRITE, PC);                     \
-	}                                                            \
-	void __tsan_unaligned_read##n(void *addr)                    \
-	{                                                            \
-		access1(addr, n, COH_READ, PC);                      \
-	}                                                            \
-	void __tsan_unaligned_write##n(void *addr)                   \
-	{                                                            \
-		access1(addr, n, COH_WRITE, PC);                     \
-	}                                                            \
-	void __tsan_volatile_read##n(void *addr)                     \
-	{                                                            \
-		access1(addr, n, COH_READ, PC);                      \
-	}                                                            \
-	void __tsan_volatile_write##n(void *addr)                    \
-	{                                                            \
-		access1(addr, n, COH_WRITE, PC);                     \
+#define SIM_PLAIN(n)                                \
+	void __tsan_read##n(void *addr);            \
+	void __tsan_write##n(void *addr);           \
+	void __tsan_unaligned_read##n(void *addr);  \
+	void __tsan_unaligned_write##n(void *addr); \
+	void __tsan_volatile_read##n(void *addr);   \
+	void __tsan_volatile_write##n(void *addr);  \
+	void __tsan_read##n(void *addr)             \
+	{                                           \
+		access1(addr, n, COH_READ, PC);     \
+	}                                           \
+	void __tsan_write##n(void *addr)            \
+	{                                           \
+		access1(addr, n, COH_WRITE, PC);    \
+	}                                           \
+	void __tsan_unaligned_read##n(void *addr)   \
+	{                                           \
+		access1(addr, n, COH_READ, PC);     \
+	}                                           \
+	void __tsan_unaligned_write##n(void *addr)  \
+	{                                           \
+		access1(addr, n, COH_WRITE, PC);    \
+	}                                           \
+	void __tsan_volatile_read##n(void *addr)    \
+	{                                           \
+		access1(addr, n, COH_READ, PC);     \
+	}                                           \
+	void __tsan_volatile_write##n(void *addr)   \
+	{                                           \
+		access1(addr, n, COH_WRITE, PC);    \
 	}
 
 SIM_PLAIN(1)
@@ -181,87 +214,86 @@ void __tsan_write_range(void *addr, unsigned long size)
  * at a time, so it is atomic), then the charge. A failed compare-exchange
  * still takes the line exclusively, as LOCK CMPXCHG does.
  */
-#define SIM_RMW(bits, T, name, expr)                                    \
-	T __tsan_atomic##bits##_##name(volatile T *a, T v, int mo);     \
-	T __tsan_atomic##bits##_##name(volatile T *a, T v, int mo)      \
-	{                                                               \
-		struct sim_vcpu *cpu = vfslab_sim_cur;                  \
-		T old;                                                  \
-                                                                        \
-		(void)mo;                                               \
-		if (cpu && !on_stack((uintptr_t)a))                     \
-			sim_pre(cpu);                                   \
-		old = *a;                                               \
-		*a = (T)(expr);                                         \
-		if (cpu && !on_stack((uintptr_t)a))                     \
+#define SIM_RMW(bits, T, name, expr)                                       \
+	T __tsan_atomic##bits##_##name(volatile T *a, T v, int mo);        \
+	T __tsan_atomic##bits##_##name(volatile T *a, T v, int mo)         \
+	{                                                                  \
+		struct sim_vcpu *cpu = vfslab_sim_cur;                     \
+		T old;                                                     \
+                                                                           \
+		(void)mo;                                                  \
+		if (cpu && !on_stack((uintptr_t)a))                        \
+			sim_pre(cpu);                                      \
+		old = *a;                                                  \
+		*a = (T)(expr);                                            \
+		if (cpu && !on_stack((uintptr_t)a))                        \
 			charge(cpu, (uintptr_t)a, sizeof(T), COH_RMW, PC); \
-		return old;                                             \
+		return old;                                                \
 	}
 
-#define SIM_ATOMICS(bits, T)                                                                  \
-	T __tsan_atomic##bits##_load(const volatile T *a, int mo);                            \
-	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo);                         \
-	int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int mo,   \
-							  int fmo);                           \
-	int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo,     \
-							int fmo);                             \
-	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo); \
-	T __tsan_atomic##bits##_load(const volatile T *a, int mo)                             \
-	{                                                                                     \
-		(void)mo;                                                                     \
-		access1(a, sizeof(T), COH_READ, PC);                                          \
-		return *a;                                                                    \
-	}                                                                                     \
-	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo)                          \
-	{                                                                                     \
-		(void)mo;                                                                     \
-		access1(a, sizeof(T), COH_WRITE, PC);                                         \
-		*a = v;                                                                       \
-	}                                                                                     \
-	SIM_RMW(bits, T, exchange, v)                                                         \
-	SIM_RMW(bits, T, fetch_add, old + v)                                                  \
-	SIM_RMW(bits, T, fetch_sub, old - v)                                                  \
-	SIM_RMW(bits, T, fetch_and, old &v)                                                   \
-	SIM_RMW(bits, T, fetch_or, old | v)                                                   \
-	SIM_RMW(bits, T, fetch_xor, old ^ v)                                                  \
-	SIM_RMW(bits, T, fetch_nand, ~(old & v))                                              \
-	static int cas##bits(volatile T *a, T *c, T v, uintptr_t pc)                          \
-	{                                                                                     \
-		struct sim_vcpu *cpu = vfslab_sim_cur;                                        \
-		bool local = !cpu || on_stack((uintptr_t)a);                                  \
-		int ok;                                                                       \
-                                                                                              \
-		if (!local)                                                                   \
-			sim_pre(cpu);                                                         \
-		ok = *a == *c;                                                                \
-		if (ok)                                                                       \
-			*a = v;                                                               \
-		else                                                                          \
-			*c = *a;                                                              \
-		if (!local)                                                                   \
-			charge(cpu, (uintptr_t)a, sizeof(T), COH_RMW, pc);                    \
-		return ok;                                                                    \
-	}                                                                                     \
-	int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int mo,   \
-							  int fmo)                            \
-	{                                                                                     \
-		(void)mo;                                                                     \
-		(void)fmo;                                                                    \
-		return cas##bits(a, c, v, PC);                                                \
-	}                                                                                     \
-	int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo,     \
-							int fmo)                              \
-	{                                                                                     \
-		(void)mo;                                                                     \
-		(void)fmo;                                                                    \
-		return cas##bits(a, c, v, PC);                                                \
-	}                                                                                     \
-	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo) \
-	{                                                                                     \
-		(void)mo;                                                                     \
-		(void)fmo;                                                                    \
-		cas##bits(a, &c, v, PC);                                                      \
-		return c;                                                                     \
+#define SIM_ATOMICS(bits, T)                                                                       \
+	T __tsan_atomic##bits##_load(const volatile T *a, int mo);                                 \
+	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo);                              \
+	int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int mo,        \
+							  int fmo);                                \
+	int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo,          \
+							int fmo);                                  \
+	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo);    \
+	T __tsan_atomic##bits##_load(const volatile T *a, int mo)                                  \
+	{                                                                                          \
+		(void)mo;                                                                          \
+		access1(a, sizeof(T), COH_READ, PC);                                               \
+		return *a;                                                                         \
+	}                                                                                          \
+	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo)                               \
+	{                                                                                          \
+		(void)mo;                                                                          \
+		access1(a, sizeof(T), COH_WRITE, PC);                                              \
+		*a = v;                                                                            \
+	}                                                                                          \
+	SIM_RMW(bits, T, exchange, v)                                                              \
+	SIM_RMW(bits, T, fetch_add, old + v)                                                       \
+	SIM_RMW(bits, T, fetch_sub, old - v)                                                       \
+	SIM_RMW(bits, T, fetch_and, old &v)                                                        \
+	SIM_RMW(bits, T, fetch_or, old | v)                                                        \
+	SIM_RMW(bits, T, fetch_xor, old ^ v)                                                       \
+	SIM_RMW(bits, T, fetch_nand, ~(old & v))                                                   \
+	static int cas##bits(volatile T *a, T *c, T v, uintptr_t pc)                               \
+	{                                                                                          \
+		struct sim_vcpu *cpu = vfslab_sim_cur;                                             \
+		bool local = !cpu || on_stack((uintptr_t)a);                                       \
+		int ok;                                                                            \
+                                                                                                   \
+		if (!local)                                                                        \
+			sim_pre(cpu);                                                              \
+		ok = *a == *c;                                                                     \
+		if (ok)                                                                            \
+			*a = v;                                                                    \
+		else                                                                               \
+			*c = *a;                                                                   \
+		if (!local)                                                                        \
+			charge(cpu, (uintptr_t)a, sizeof(T), COH_RMW, pc);                         \
+		return ok;                                                                         \
+	}                                                                                          \
+	int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int mo,        \
+							  int fmo)                                 \
+	{                                                                                          \
+		(void)mo;                                                                          \
+		(void)fmo;                                                                         \
+		return cas##bits(a, c, v, PC);                                                     \
+	}                                                                                          \
+	int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int fmo) \
+	{                                                                                          \
+		(void)mo;                                                                          \
+		(void)fmo;                                                                         \
+		return cas##bits(a, c, v, PC);                                                     \
+	}                                                                                          \
+	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo)     \
+	{                                                                                          \
+		(void)mo;                                                                          \
+		(void)fmo;                                                                         \
+		cas##bits(a, &c, v, PC);                                                           \
+		return c;                                                                          \
 	}
 
 SIM_ATOMICS(8, uint8_t)
@@ -281,15 +313,46 @@ void __tsan_atomic_signal_fence(int mo)
 	(void)mo;
 }
 
-/* lib/atomic.h's cpu_relax() and lib/spinlock.c's cpu_yield(). */
+/* A spin iteration longer than this is not a plain spin: never park it. */
+#define SIM_SPIN_MAX_PS 10000000
+
+/*
+ * lib/atomic.h's cpu_relax(): a PAUSE. If the iteration that ends here only
+ * re-read lines this vCPU holds, the next ones would read the same values
+ * until another CPU writes one of them: park until then (the wake-up puts
+ * the vCPU at the first iteration that would have seen the write). A loop
+ * that counts its iterations (the mutex's spins before it yields) counts
+ * the parked ones as one.
+ */
 void vfslab_sim_cpu_relax(void)
 {
-	sim_charge(sim.pause_ps);
+	struct sim_vcpu *v = vfslab_sim_cur;
+	bool spin;
+	uint64_t period;
+
+	if (!v)
+		return;
+	sim_pre(v);
+	spin = !v->spin_dirty && v->nspin;
+	v->clock += sim.pause_ps;
+	period = v->clock - v->relax_clock;
+	v->relax_clock = v->clock;
+	if (spin && period && period < SIM_SPIN_MAX_PS) {
+		v->park_clock = v->clock;
+		v->park_period = period;
+		sim_park();
+	}
+	v->nspin = 0;
+	v->spin_dirty = false;
 }
 
+/* lib/spinlock.c's cpu_yield(): a sched_yield() system call. */
 void cpu_yield(void)
 {
-	/* A sched_yield() system call. */
+	struct sim_vcpu *v = vfslab_sim_cur;
+
+	if (v)
+		v->spin_dirty = true;
 	sim_charge(sim.syscall_ps);
 }
 

@@ -198,6 +198,104 @@ void sim_barrier(void)
 	sim_resched();
 }
 
+/* Who is parked on which line (few lines at a time: the contended locks). */
+struct waitq {
+	uint64_t line;
+	unsigned int n, cap;
+	struct {
+		uint32_t id, gen;
+	} * e;
+};
+
+static struct {
+	struct waitq *q;
+	unsigned int n, cap;
+} W;
+
+static struct waitq *waitq_find(uint64_t line)
+{
+	for (unsigned int i = 0; i < W.n; i++)
+		if (W.q[i].line == line)
+			return &W.q[i];
+	return NULL;
+}
+
+static void waitq_add(uint64_t line, struct sim_vcpu *v)
+{
+	struct waitq *q = waitq_find(line);
+
+	if (!q) {
+		if (W.n == W.cap) {
+			W.cap = W.cap ? 2 * W.cap : 16;
+			W.q = realloc(W.q, W.cap * sizeof(*W.q));
+			if (!W.q)
+				abort();
+		}
+		q = &W.q[W.n++];
+		memset(q, 0, sizeof(*q));
+		q->line = line;
+	}
+	if (q->n == q->cap) {
+		q->cap = q->cap ? 2 * q->cap : 8;
+		q->e = realloc(q->e, q->cap * sizeof(*q->e));
+		if (!q->e)
+			abort();
+	}
+	q->e[q->n].id = v->id;
+	q->e[q->n].gen = v->park_gen;
+	q->n++;
+}
+
+/*
+ * Somebody wrote @line at @when: its parked spinners resume at the first
+ * iteration of their loop that would have seen the new value.
+ */
+static void wake_line(uint64_t line, uint64_t when)
+{
+	struct waitq *q = waitq_find(line);
+
+	if (!q)
+		return;
+	for (unsigned int i = 0; i < q->n; i++) {
+		struct sim_vcpu *v = &sim.vcpus[q->e[i].id];
+		uint64_t k = 0;
+
+		if (v->state != SIM_PARKED || v->park_gen != q->e[i].gen)
+			continue;
+		if (when > v->park_clock)
+			k = (when - v->park_clock + v->park_period - 1) / v->park_period;
+		v->clock = v->park_clock + k * v->park_period;
+		v->state = SIM_READY;
+		heap_push(v);
+	}
+	free(q->e);
+	*q = W.q[--W.n];
+	if (sim.heap_n && sim.heap[0]->clock + sim.quantum_ps < sim.limit)
+		sim.limit = sim.heap[0]->clock + sim.quantum_ps;
+}
+
+void sim_park(void)
+{
+	struct sim_vcpu *v = sim_self;
+
+	v->park_gen++;
+	for (unsigned int i = 0; i < v->nspin; i++) {
+		struct coh_line *l = coh_line_find(&sim.coh, v->spin_lines[i]);
+
+		if (!l)
+			continue;
+		l->waiters = 1;
+		waitq_add(v->spin_lines[i], v);
+	}
+	v->state = SIM_PARKED;
+	if (!sim.heap_n) {
+		fprintf(stderr,
+			"vfslab sim: every virtual CPU waits for a write nobody will make\n");
+		abort();
+	}
+	switch_to(v, heap_pop());
+}
+
 void sim_charge(uint64_t ps)
 {
 	struct sim_vcpu *v = vfslab_sim_cur;
@@ -299,6 +397,10 @@ int sim_setup(const struct sim_profile *p, unsigned int nr, uint64_t quantum_ps)
 	sim.stack_size = nr == 1 ? SIM_STACK_SIZE_ONE : SIM_STACK_SIZE;
 	if (coh_init(&sim.coh, p, nr))
 		return -1;
+	sim.coh.wake = wake_line;
+	for (unsigned int i = 0; i < W.n; i++)
+		free(W.q[i].e);
+	W.n = 0;
 	sim.vcpus = calloc(nr, sizeof(*sim.vcpus));
 	sim.heap = calloc(nr, sizeof(*sim.heap));
 	total = (size_t)nr * sim.stack_size;
@@ -316,6 +418,7 @@ int sim_setup(const struct sim_profile *p, unsigned int nr, uint64_t quantum_ps)
 		/* A guard page: an overflow faults instead of corrupting a neighbour. */
 		mprotect(v->stack, (size_t)sysconf(_SC_PAGESIZE), PROT_NONE);
 		v->stat_self = stat_block(i);
+		/* 64 per-CPU slots (lib/percpu_counter.h): shared beyond, as natively. */
 		v->pcpu = i % NR_CPUS + 1;
 #if !defined(__x86_64__)
 		v->ucontext = calloc(1, sizeof(ucontext_t));

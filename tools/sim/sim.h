@@ -24,7 +24,9 @@
 
 struct rcu_head;
 
-enum sim_state { SIM_READY, SIM_RUNNING, SIM_BLOCKED, SIM_DONE };
+#define SIM_SPIN_LINES 4
+
+enum sim_state { SIM_READY, SIM_RUNNING, SIM_BLOCKED, SIM_PARKED, SIM_DONE };
 
 struct sim_vcpu {
 	void *sp; /* saved stack pointer while switched out */
@@ -32,6 +34,18 @@ struct sim_vcpu {
 	unsigned int id;
 	enum sim_state state;
 	bool measuring; /* coherence events count for the report */
+	/*
+	 * Spin detection: the lines read (all hits) since the last
+	 * cpu_relax(). An iteration that only re-read lines it holds will
+	 * read the same values until somebody writes one of them, so the
+	 * vCPU parks until then instead of spinning (tools/sim/sched.c).
+	 */
+	uint64_t spin_lines[SIM_SPIN_LINES];
+	unsigned int nspin;
+	bool spin_dirty;
+	uint64_t relax_clock; /* the previous cpu_relax() */
+	uint64_t park_clock, park_period;
+	uint32_t park_gen;
 	/* Simulated RCU (tools/sim/rcu.c). */
 	unsigned int rcu_nest;
 	bool rcu_qs_needed;
@@ -84,6 +98,8 @@ void sim_run(void (*fn)(void *arg), void **args);
 /* Inside a vCPU. */
 void sim_resched(void);
 void sim_barrier(void);
+/* Park the running vCPU until one of its spin lines is written. */
+void sim_park(void);
 void sim_charge(uint64_t ps);
 void sim_sys_enter(void);
 void sim_sys_exit(void);
@@ -95,18 +111,17 @@ static inline void sim_pre(struct sim_vcpu *v)
 }
 
 /* Run @fn(@arg) with the current vCPU's accesses not simulated. */
-#define SIM_IGNORED(stmt)                                    \
-	do {                                                 \
-		struct sim_vcpu *__saved = vfslab_sim_cur;   \
-		vfslab_sim_cur = NULL;                       \
-		stmt;                                        \
-		vfslab_sim_cur = __saved;                    \
+#define SIM_IGNORED(stmt)                                  \
+	do {                                               \
+		struct sim_vcpu *__saved = vfslab_sim_cur; \
+		vfslab_sim_cur = NULL;                     \
+		stmt;                                      \
+		vfslab_sim_cur = __saved;                  \
 	} while (0)
 
 /* Simulated RCU (tools/sim/rcu.c). */
 void sim_rcu_reset(void);
 void sim_rcu_quiescent(struct sim_vcpu *v);
-void sim_rcu_drain(void);
 
 /* The deterministic heap for instrumented code (tools/sim/alloc.c). */
 int sim_arena_init(void);
@@ -117,8 +132,7 @@ bool sim_arena_contains(const void *p);
 /* Name the object holding @p (a cache name) for the contention report. */
 void sim_arena_tag(const void *p, const char *tag);
 /* The object holding @p: its start, its slot size and tag. false if none. */
-bool sim_arena_object(uintptr_t p, uintptr_t *base, size_t *size, const char **tag,
-		      uint32_t *seq);
+bool sim_arena_object(uintptr_t p, uintptr_t *base, size_t *size, const char **tag, uint32_t *seq);
 
 /* Code and global data addresses to names (tools/sim/symbols.c). */
 const char *sim_symbol(uintptr_t pc, bool data, uintptr_t *start);

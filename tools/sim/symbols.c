@@ -54,8 +54,8 @@ static void load(void)
 	S.loaded = true;
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) || (img = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) ==
-				      MAP_FAILED) {
+	if (fstat(fd, &st) ||
+	    (img = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
 		close(fd);
 		return;
 	}

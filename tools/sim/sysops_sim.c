@@ -9,13 +9,13 @@
 
 #define T(c) (((struct sim_ctx *)(c))->task)
 
-#define SYS(call)                  \
-	({                         \
-		long __r;          \
-		sim_sys_enter();   \
-		__r = (call);      \
-		sim_sys_exit();    \
-		__r;               \
+#define SYS(call)                \
+	({                       \
+		long __r;        \
+		sim_sys_enter(); \
+		__r = (call);    \
+		sim_sys_exit();  \
+		__r;             \
 	})
 
 static long s_open(void *c, const char *p, int flags, mode_t mode)

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The simulator's coherence model on cases small enough to work out by
+ * hand (tools/sim/coherence.c), then the runtime on real code: this file
+ * is compiled with -fsanitize=thread like the simulated VFS, so its own
+ * loads, stores and atomics go through the model when a vCPU runs them.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "lib/spinlock.h"
+#include "tools/sim/coherence.h"
+#include "tools/sim/sim.h"
+
+/*
+ * A machine with round numbers (ns): 2 sockets x 2 clusters x 2 cores.
+ * CPUs 0,1 share a cluster; 2,3 are the other cluster of socket 0; 4-7
+ * are socket 1.
+ */
+static const struct sim_profile toy = {
+	.name = "toy",
+	.machine = "hand-computed",
+	.threads_per_core = 1,
+	.cores_per_cluster = 2,
+	.clusters_per_die = 2,
+	.dies_per_socket = 1,
+	.sockets = 2,
+	.ghz = 1,
+	.xfer_ns = { 0, 5, 20, 50, 50, 100 },
+	.hit_ns = 1,
+	.llc_ns = 40,
+	.mem_ns = 200,
+	.atomic_ns = 10,
+	.pause_ns = 30,
+	.syscall_ns = 100,
+	.notes = "",
+};
+
+#define NS 1000ull /* ps */
+#define LINE_A 0x10000ull
+#define LINE_B 0x10040ull
+
+static struct coh c;
+
+static void setup(void)
+{
+	ck_assert_int_eq(coh_init(&c, &toy, 8), 0);
+	coh_stats_reset(&c, true);
+}
+
+static void teardown(void)
+{
+	coh_fini(&c);
+}
+
+static const struct coh_stats *stats(uint64_t addr)
+{
+	struct coh_line *l = coh_line_find(&c, addr >> SIM_LINE_SHIFT);
+
+	ck_assert_ptr_nonnull(l);
+	ck_assert_ptr_nonnull(l->st);
+	return l->st;
+}
+
+/* Two CPUs of one cluster take turns writing one line. */
+START_TEST(test_two_writers_one_line)
+{
+	uint64_t t;
+
+	/* First touch: memory, 200 ns; the writer holds it M. */
+	ck_assert_uint_eq(coh_access(&c, 0, 0, LINE_A, COH_WRITE, 0, true), 200 * NS);
+	/* CPU 1 writes at 300: a transfer from CPU 0 in its cluster, 20 ns. */
+	ck_assert_uint_eq(coh_access(&c, 1, 300 * NS, LINE_A, COH_WRITE, 0, true), 320 * NS);
+	/* CPU 0 asks at 310, while that transfer runs: it queues, 320 + 20. */
+	ck_assert_uint_eq(coh_access(&c, 0, 310 * NS, LINE_A, COH_WRITE, 0, true), 340 * NS);
+	/* Ten more turns, each at the end of the previous one. */
+	t = 340 * NS;
+	for (int i = 0; i < 10; i++)
+		t = coh_access(&c, i % 2 ? 0 : 1, t, LINE_A, COH_WRITE, 0, true);
+	ck_assert_uint_eq(t, 540 * NS);
+	/* Its holder writing again is a hit. */
+	ck_assert_uint_eq(coh_access(&c, 0, t, LINE_A, COH_WRITE, 0, true), t + 1 * NS);
+	ck_assert_uint_eq(stats(LINE_A)->stores, 14);
+	ck_assert_uint_eq(stats(LINE_A)->hitm_local, 12);
+	ck_assert_uint_eq(stats(LINE_A)->hitm_remote, 0);
+	ck_assert_uint_eq(stats(LINE_A)->rfo, 12);
+	ck_assert_uint_eq(stats(LINE_A)->inval, 12);
+	ck_assert_uint_eq(stats(LINE_A)->mem_fetch, 1);
+	/* 10 ns queueing for CPU 0 at 310, 20 per transfer, 200 + 1 besides. */
+	ck_assert_uint_eq(stats(LINE_A)->queue_ps, 10 * NS);
+	ck_assert_uint_eq(stats(LINE_A)->stall_ps, (200 + 12 * 20 + 10) * NS);
+}
+END_TEST
+
+/* The same across sockets costs the remote latency, and RMWs their own. */
+START_TEST(test_two_sockets_rmw)
+{
+	ck_assert_uint_eq(coh_access(&c, 0, 0, LINE_A, COH_RMW, 0, true), 210 * NS);
+	ck_assert_uint_eq(coh_access(&c, 4, 1000 * NS, LINE_A, COH_RMW, 0, true), 1110 * NS);
+	ck_assert_uint_eq(coh_access(&c, 4, 1110 * NS, LINE_A, COH_RMW, 0, true), 1120 * NS);
+	ck_assert_uint_eq(stats(LINE_A)->hitm_remote, 1);
+	ck_assert_uint_eq(stats(LINE_A)->rmw_xfer, 1);
+	ck_assert_uint_eq(stats(LINE_A)->rmws, 3);
+}
+END_TEST
+
+/*
+ * False sharing: CPU 0 writes a field at +0, CPU 2 a field at +8. In one
+ * line every write after the first two moves the line; in two lines none
+ * does.
+ */
+static uint64_t ping_pong(uint64_t a, uint64_t b)
+{
+	uint64_t t0 = 0, t2 = 0;
+
+	for (int i = 0; i < 10; i++) {
+		t0 = coh_access(&c, 0, t0 > t2 ? t0 : t2, a, COH_WRITE, 0, true);
+		t2 = coh_access(&c, 2, t0 > t2 ? t0 : t2, b, COH_WRITE, 0, true);
+	}
+	return t0 > t2 ? t0 : t2;
+}
+
+START_TEST(test_false_sharing)
+{
+	/* One line: 200 (memory), then 19 transfers of 50 (another cluster). */
+	ck_assert_uint_eq(ping_pong(LINE_A, LINE_A + 8), (200 + 19 * 50) * NS);
+	ck_assert_uint_eq(stats(LINE_A)->hitm_local, 19);
+	ck_assert_uint_eq(stats(LINE_A)->inval, 19);
+	coh_reset(&c);
+	coh_stats_reset(&c, true);
+	/* Two lines: two first touches (memory), then 18 hits of 1 ns. */
+	ck_assert_uint_eq(ping_pong(LINE_A, LINE_B), (200 + 200 + 18) * NS);
+	ck_assert_uint_eq(stats(LINE_A)->hitm_local + stats(LINE_B)->hitm_local, 0);
+	ck_assert_uint_eq(stats(LINE_A)->inval + stats(LINE_B)->inval, 0);
+}
+END_TEST
+
+/* A line written once and then read by everyone: one fetch per reader. */
+START_TEST(test_read_mostly)
+{
+	const struct coh_stats *s;
+
+	ck_assert_uint_eq(coh_access(&c, 0, 0, LINE_A, COH_WRITE, 0, true), 200 * NS);
+	/* CPU 1 (same cluster): the writer forwards it, 20 ns; both S now. */
+	ck_assert_uint_eq(coh_access(&c, 1, 1000 * NS, LINE_A, COH_READ, 0, true), 1020 * NS);
+	/* The rest ask at 1100, once that transfer is over. CPU 2: the
+	 * nearest copy is in the other cluster, 50 ns away. */
+	ck_assert_uint_eq(coh_access(&c, 2, 1100 * NS, LINE_A, COH_READ, 0, true), 1150 * NS);
+	/* CPU 3: a copy in its own cluster now: the shared cache, 40 ns. */
+	ck_assert_uint_eq(coh_access(&c, 3, 1100 * NS, LINE_A, COH_READ, 0, true), 1140 * NS);
+	/* CPU 4, the other socket: 100 ns; then CPU 5 from its cluster, 40;
+	 * CPU 6 from the other cluster of its socket, 50; CPU 7, 40. */
+	ck_assert_uint_eq(coh_access(&c, 4, 1100 * NS, LINE_A, COH_READ, 0, true), 1200 * NS);
+	ck_assert_uint_eq(coh_access(&c, 5, 1100 * NS, LINE_A, COH_READ, 0, true), 1140 * NS);
+	ck_assert_uint_eq(coh_access(&c, 6, 1100 * NS, LINE_A, COH_READ, 0, true), 1150 * NS);
+	ck_assert_uint_eq(coh_access(&c, 7, 1100 * NS, LINE_A, COH_READ, 0, true), 1140 * NS);
+	/* From then on every read of every CPU hits. */
+	for (int i = 0; i < 100; i++)
+		for (unsigned int cpu = 0; cpu < 8; cpu++)
+			ck_assert_uint_eq(coh_access(&c, cpu, 2000 * NS, LINE_A, COH_READ, 0, true),
+					  2001 * NS);
+	s = stats(LINE_A);
+	ck_assert_uint_eq(s->loads, 807);
+	ck_assert_uint_eq(s->hitm_local, 1);
+	ck_assert_uint_eq(s->clean_fetch, 6);
+	ck_assert_uint_eq(s->rfo + s->inval, 0);
+	/* One write now invalidates the seven copies at the farthest's cost. */
+	ck_assert_uint_eq(coh_access(&c, 0, 3000 * NS, LINE_A, COH_WRITE, 0, true), 3100 * NS);
+	ck_assert_uint_eq(s->inval, 7);
+	ck_assert_uint_eq(s->rfo, 1);
+}
+END_TEST
+
+/* The runtime: code on virtual CPUs, instrumented like the VFS. */
+static uint64_t shared_counter;
+static uint64_t padded[2][8] __attribute__((aligned(64)));
+static uint64_t plain_counter;
+static spinlock_t lock;
+
+static void add_atomic(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 1000; i++)
+		__atomic_fetch_add(&shared_counter, 1, __ATOMIC_SEQ_CST);
+}
+
+static void add_locked(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 500; i++) {
+		spin_lock(&lock);
+		plain_counter++;
+		spin_unlock(&lock);
+	}
+}
+
+static void add_private(void *arg)
+{
+	uint64_t *mine = arg;
+
+	for (int i = 0; i < 1000; i++)
+		__atomic_fetch_add(mine, 1, __ATOMIC_SEQ_CST);
+}
+
+struct outcome {
+	uint64_t clock[4];
+	uint64_t rmw_xfer;
+};
+
+static void sum(void *ctx, struct coh_line *l, uint64_t line)
+{
+	(void)line;
+	((struct outcome *)ctx)->rmw_xfer += l->st->rmw_xfer;
+}
+
+static void run(void (*fn)(void *), void **args, unsigned int n, struct outcome *o)
+{
+	ck_assert_int_eq(sim_setup(&toy, n, 1000), 0);
+	for (unsigned int i = 0; i < n; i++)
+		sim.vcpus[i].measuring = true;
+	coh_stats_reset(&sim.coh, true);
+	sim_run(fn, args);
+	memset(o, 0, sizeof(*o));
+	for (unsigned int i = 0; i < n; i++)
+		o->clock[i] = sim.vcpus[i].clock;
+	coh_for_each_stats(&sim.coh, sum, o);
+	sim_teardown();
+}
+
+START_TEST(test_runtime_atomics)
+{
+	void *args[2] = { NULL, NULL };
+	struct outcome a, b;
+
+	shared_counter = 0;
+	run(add_atomic, args, 2, &a);
+	ck_assert_uint_eq(shared_counter, 2000);
+	/* Contended: the line moved between the two at least once. */
+	ck_assert_uint_gt(a.rmw_xfer, 0);
+	/* Deterministic: the same run, the same clocks and transfers. */
+	shared_counter = 0;
+	run(add_atomic, args, 2, &b);
+	ck_assert_mem_eq(&a, &b, sizeof(a));
+}
+END_TEST
+
+START_TEST(test_runtime_private_lines)
+{
+	void *args[2] = { padded[0], padded[1] };
+	struct outcome o;
+
+	run(add_private, args, 2, &o);
+	ck_assert_uint_eq(padded[0][0] + padded[1][0], 2000);
+	/* Separate lines: no transfers; 1000 RMWs at 10 ns after a first touch. */
+	ck_assert_uint_eq(o.rmw_xfer, 0);
+	ck_assert_uint_eq(o.clock[0], (200 + 10 + 999 * 10) * NS);
+	ck_assert_uint_eq(o.clock[1], o.clock[0]);
+}
+END_TEST
+
+START_TEST(test_runtime_spinlock)
+{
+	void *args[4] = { NULL, NULL, NULL, NULL };
+	struct outcome a, b;
+
+	plain_counter = 0;
+	spin_lock_init(&lock);
+	run(add_locked, args, 4, &a);
+	ck_assert_uint_eq(plain_counter, 2000);
+	ck_assert(!spin_is_locked(&lock));
+	plain_counter = 0;
+	run(add_locked, args, 4, &b);
+	ck_assert_mem_eq(&a, &b, sizeof(a));
+}
+END_TEST
+
+static Suite *sim_suite(void)
+{
+	Suite *s = suite_create("sim_coherence");
+	TCase *model = tcase_create("model"), *rt = tcase_create("runtime");
+
+	tcase_add_checked_fixture(model, setup, teardown);
+	tcase_add_test(model, test_two_writers_one_line);
+	tcase_add_test(model, test_two_sockets_rmw);
+	tcase_add_test(model, test_false_sharing);
+	tcase_add_test(model, test_read_mostly);
+	suite_add_tcase(s, model);
+	tcase_add_test(rt, test_runtime_atomics);
+	tcase_add_test(rt, test_runtime_private_lines);
+	tcase_add_test(rt, test_runtime_spinlock);
+	suite_add_tcase(s, rt);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(sim_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

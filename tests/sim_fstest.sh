@@ -1,0 +1,6 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The simulator's build of lib/ and vfs/ (instrumented, simulated RCU, the
+# simulated heap and clock) must answer every tests/fstest/*.t exactly as
+# Linux did on tmpfs, like vfslab's: each script runs on one virtual CPU.
+exec sh "${srcdir:-.}/tests/fstest_run.sh" "${top_builddir:-.}/tools/vfslab-sim" fstest
