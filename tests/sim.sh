@@ -29,7 +29,7 @@ for f in b c; do
 		exit 1
 	fi
 done
-grep -q '^#1 dentry "stat2"' "$work/a" || { echo "FAIL: no contention report"; exit 1; }
+grep -q '^#1 dentry "willitscale.stat02"' "$work/a" || { echo "FAIL: no contention report"; exit 1; }
 
 "$bin/vfslab-sim" sim fstat2 --cpus 2,8 --ops 200 --format csv >"$work/csv" || exit 1
 [ "$(grep -c ',fstat2,' "$work/csv")" -eq 2 ] || { echo "FAIL: CSV rows"; cat "$work/csv"; exit 1; }

@@ -103,7 +103,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "f_ref",
-		.workload = "pread2",
+		.workload = "pread3",
 		.processes = false,
 		.before = "file=v6.12",
 		.after = "file=v6.15",

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* stat2: Same file stat. Loop: stat(shared file). */
+/*
+ * stat2: Same file stat. Loop: stat(shared file). The name is as long as
+ * will-it-scale's willitscale.XXXXXX, so RCU lookup reads past the first
+ * cache line of the dentry name, as in the d_lockref seed.
+ */
 #include "tools/bench/workload.h"
 
 static long stat2_prepare(struct bench_task *m, int nr_tasks)
 {
 	(void)nr_tasks;
-	bench_path(m, m->path, "/stat2");
+	bench_path(m, m->path, "/willitscale.stat02");
 	return bench_create(m, m->path, 0);
 }
 
 static long stat2_init(struct bench_task *t)
 {
-	bench_path(t, t->path, "/stat2");
+	bench_path(t, t->path, "/willitscale.stat02");
 	return 0;
 }
 
