@@ -14,26 +14,27 @@
 
 static void bench_usage(FILE *f)
 {
-	fprintf(f, "usage: vfslab bench [WORKLOAD] [options]\n"
-		   "       vfslab bench --list\n\n"
-		   "Runs WORKLOAD (default stat2) on vfslab and on the host kernel (a tmpfs\n"
-		   "directory) in one run, the sides taking turns interval by interval.\n\n"
-		   "  --tasks LIST        task counts: 1,2,4 or 1-4 (default: 1 to the CPU count)\n"
-		   "  --mode threads|processes\n"
-		   "                      threads share one fd table; processes have their own\n"
-		   "  --variant SPEC      a vfslab side built with SPEC (repeatable; see\n"
-		   "                      `vfslab help variants`); default: one default side\n"
-		   "  --peer kernel|none  measure the host kernel too (default: kernel)\n"
-		   "  --interval SECONDS  one sample (default 0.5)\n"
-		   "  --rounds N          samples per side after one warm-up round (default 5)\n"
-		   "  --entry-ns N|host   spend N ns at each vfslab syscall entry, or the host's\n"
-		   "                      measured getppid() cost (default 0)\n"
-		   "  --format table|csv|json\n"
-		   "  --plot FILE         ops/s against tasks, .png or .svg (needs gnuplot)\n"
-		   "  --json FILE         also write the results as JSON to FILE\n"
-		   "  --tmpdir DIR        the kernel side's directory (default /dev/shm)\n"
-		   "  --no-pin            do not pin tasks to CPUs\n"
-		   "  --tree N            instead: build a tree of N files; time and memory per file\n");
+	fprintf(f,
+		"usage: vfslab bench [WORKLOAD] [options]\n"
+		"       vfslab bench --list\n\n"
+		"Runs WORKLOAD (default stat2) on vfslab and on the host kernel (a tmpfs\n"
+		"directory) in one run, the sides taking turns interval by interval.\n\n"
+		"  --tasks LIST        task counts: 1,2,4 or 1-4 (default: 1 to the CPU count)\n"
+		"  --mode threads|processes\n"
+		"                      threads share one fd table; processes have their own\n"
+		"  --variant SPEC      a vfslab side built with SPEC (repeatable; see\n"
+		"                      `vfslab help variants`); default: one default side\n"
+		"  --peer kernel|none  measure the host kernel too (default: kernel)\n"
+		"  --interval SECONDS  one sample (default 0.5)\n"
+		"  --rounds N          samples per side after one warm-up round (default 5)\n"
+		"  --entry-ns N|host   spend N ns at each vfslab syscall entry, or the host's\n"
+		"                      measured getppid() cost (default 0)\n"
+		"  --format table|csv|json\n"
+		"  --plot FILE         ops/s against tasks, .png or .svg (needs gnuplot)\n"
+		"  --json FILE         also write the results as JSON to FILE\n"
+		"  --tmpdir DIR        the kernel side's directory (default /dev/shm)\n"
+		"  --no-pin            do not pin tasks to CPUs\n"
+		"  --tree N            instead: build a tree of N files; time and memory per file\n");
 }
 
 int bench_cli_tasks(const char *s, struct bench_opts *o)
@@ -249,7 +250,8 @@ int cmd_bench(int argc, char **argv)
 		case 'R':
 			tree = strtol(optarg, &end, 10);
 			if (*end || tree < 1 || tree > 100000000) {
-				cli_error("bench", "--tree: 1 to 100000000 files, not '%s'", optarg);
+				cli_error("bench", "--tree: 1 to 100000000 files, not '%s'",
+					  optarg);
 				return 2;
 			}
 			break;

@@ -31,9 +31,12 @@ static const struct command commands[] = {
 	{ "walk", cmd_walk, "trace one path walk step by step (RCU walk, d_seq, fallbacks)" },
 	{ "layout", cmd_layout, "print struct layouts pahole-style; list presets" },
 	{ "replay", cmd_replay, "replay an strace -f log: --check results, or ops/s per variant" },
-	{ "torture", cmd_torture, "random concurrent syscalls with invariant checks; shrinks failures" },
-	{ "difftest", cmd_difftest, "random scripts on vfslab and the host kernel, compared; shrinks mismatches" },
-	{ "sim", cmd_sim, "simulate a workload or a seed on a many-core machine; contention report" },
+	{ "torture", cmd_torture,
+	  "random concurrent syscalls with invariant checks; shrinks failures" },
+	{ "difftest", cmd_difftest,
+	  "random scripts on vfslab and the host kernel, compared; shrinks mismatches" },
+	{ "sim", cmd_sim,
+	  "simulate a workload or a seed on a many-core machine; contention report" },
 	{ "help", cmd_help, "show help for vfslab or a command" },
 };
 

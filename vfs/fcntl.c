@@ -14,7 +14,11 @@ static long setfl(struct task *t, struct file *f, unsigned long arg)
 	if ((arg & O_NOATIME) && !(*flags & O_NOATIME) &&
 	    !inode_owner_or_capable(&t->cred, file_inode(v, f)))
 		return -EPERM;
-	/* tmpfs files take O_DIRECT; nothing else in the mask needs support. */
+	if ((arg & O_DIRECT) && !(file_fmode(v, f) & FMODE_CAN_ODIRECT))
+		return -EINVAL;
+	/* Only a file with ->fasync (here: fifos) keeps FASYNC. */
+	if (*file_op(v, f) != &fifo_operations)
+		arg &= ~FASYNC;
 	spin_lock(file_lock(v, f));
 	*flags = (arg & FILE_SETFL_MASK) | (*flags & ~FILE_SETFL_MASK);
 	spin_unlock(file_lock(v, f));

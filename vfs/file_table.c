@@ -48,6 +48,9 @@ struct file *alloc_file(struct vfs *v, const struct path *path, unsigned int fla
 		fmode = ((flags + 1) & O_ACCMODE) | FMODE_OPENED;
 		if (S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode))
 			fmode |= FMODE_ATOMIC_POS | FMODE_LSEEK | FMODE_PREAD | FMODE_PWRITE;
+		/* tmpfs does direct I/O on regular files only (shmem_file_open). */
+		if (S_ISREG(inode->i_mode))
+			fmode |= FMODE_CAN_ODIRECT;
 		if (fmode & FMODE_READ)
 			fmode |= FMODE_CAN_READ;
 		if (fmode & FMODE_WRITE)

@@ -184,6 +184,37 @@ void inode_fill_stat(const struct inode *inode, struct stat *st)
 }
 
 /*
+ * Models setattr_should_drop_sgid() + should_remove_suid(): what a write,
+ * a truncate or a chown by someone without CAP_FSETID takes off a regular
+ * file: setuid, and setgid when group-exec is set or the caller is not in
+ * the file's group. Returns the bits to clear.
+ */
+umode_t should_remove_privs(const struct cred *cred, const struct inode *inode)
+{
+	umode_t mode = READ_ONCE(inode->i_mode), kill = 0;
+
+	if (!S_ISREG(mode) || fs_capable(cred))
+		return 0;
+	if (mode & S_ISUID)
+		kill |= S_ISUID;
+	if ((mode & S_ISGID) && ((mode & S_IXGRP) || !in_group_p(cred, inode->i_gid)))
+		kill |= S_ISGID;
+	return kill;
+}
+
+/* Models file_remove_privs(). */
+void remove_privs(const struct cred *cred, struct inode *inode)
+{
+	umode_t kill = should_remove_privs(cred, inode);
+
+	if (!kill)
+		return;
+	spin_lock(&inode->i_lock);
+	WRITE_ONCE(inode->i_mode, inode->i_mode & ~kill);
+	spin_unlock(&inode->i_lock);
+}
+
+/*
  * Models chmod_common() + setattr_prepare()/setattr_copy() for ATTR_MODE:
  * only the owner (or root) may change the mode; a non-member's chmod
  * drops setgid as Linux's setattr_copy() does.
@@ -208,7 +239,8 @@ int notify_change_mode(struct task *t, struct inode *inode, mode_t mode)
  * Models chown_common() + setattr_prepare() for ATTR_UID/ATTR_GID: only
  * root changes the owner; the owner may change the group to one of its
  * own groups. On a non-directory every chown, root's and -1/-1 included,
- * kills setuid, and setgid when group-exec is set (ATTR_KILL_SUID/SGID).
+ * kills setuid, and setgid when group-exec is set or (not for root) the
+ * caller is not in the file's group: ATTR_KILL_SUID/SGID.
  */
 int notify_change_owner(struct task *t, struct inode *inode, uid_t uid, gid_t gid)
 {
@@ -216,7 +248,7 @@ int notify_change_owner(struct task *t, struct inode *inode, uid_t uid, gid_t gi
 	uid_t cur_uid = READ_ONCE(inode->i_uid);
 	gid_t cur_gid = READ_ONCE(inode->i_gid);
 	bool root = fs_capable(cred);
-	umode_t mode;
+	umode_t mode, kill;
 
 	if (uid != (uid_t)-1 && uid != cur_uid && !root)
 		return -EPERM;
@@ -227,19 +259,25 @@ int notify_change_owner(struct task *t, struct inode *inode, uid_t uid, gid_t gi
 		return -EPERM;
 	if (gid != (gid_t)-1 && gid == cur_gid && !root && cred->fsuid != cur_uid)
 		return -EPERM;
+	mode = READ_ONCE(inode->i_mode);
+	kill = 0;
+	if (!S_ISDIR(mode)) {
+		if (mode & S_ISUID)
+			kill |= S_ISUID;
+		if ((mode & S_ISGID) && ((mode & S_IXGRP) || (!root && !in_group_p(cred, cur_gid))))
+			kill |= S_ISGID;
+	}
+	/* notify_change() makes the kill an ATTR_MODE change: the owner's to make. */
+	if (kill && !inode_owner_or_capable(cred, inode))
+		return -EPERM;
 	spin_lock(&inode->i_lock);
 	mode = inode->i_mode;
 	if (uid != (uid_t)-1)
 		WRITE_ONCE(inode->i_uid, uid);
 	if (gid != (gid_t)-1)
 		WRITE_ONCE(inode->i_gid, gid);
-	/* should_remove_suid(): not on directories. */
-	if (!S_ISDIR(mode)) {
-		mode &= ~S_ISUID;
-		if ((mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
-			mode &= ~S_ISGID;
-		WRITE_ONCE(inode->i_mode, mode);
-	}
+	if (kill)
+		WRITE_ONCE(inode->i_mode, mode & ~kill);
 	spin_unlock(&inode->i_lock);
 	inode_touch(inode, false, true);
 	return 0;

@@ -376,6 +376,8 @@ static inline bool fs_capable(const struct cred *cred)
 	return cred->fsuid == 0;
 }
 void inode_touch(struct inode *inode, bool m, bool c);
+umode_t should_remove_privs(const struct cred *cred, const struct inode *inode);
+void remove_privs(const struct cred *cred, struct inode *inode);
 void current_time(struct timespec *ts);
 void inode_fill_stat(const struct inode *inode, struct stat *st);
 
@@ -403,6 +405,7 @@ int fifo_open(struct inode *inode, unsigned int fmode, unsigned int flags);
 #define FMODE_CAN_WRITE 0x40000u
 #define FMODE_OPENED 0x80000u
 #define FMODE_CREATED 0x100000u
+#define FMODE_CAN_ODIRECT 0x400000u
 
 struct file_operations {
 	long (*read)(struct vfs *v, struct file *f, void *buf, size_t n, long long *pos);

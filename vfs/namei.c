@@ -1688,6 +1688,11 @@ static int vfs_open(struct task *t, const struct path *path, int flags, struct f
 			return err;
 		}
 	}
+	/* do_dentry_open(), after the type's open: O_DIRECT it cannot do is EINVAL. */
+	if ((flags & O_DIRECT) && !(flags & O_PATH) && !(file_fmode(v, f) & FMODE_CAN_ODIRECT)) {
+		fput(v, f);
+		return -EINVAL;
+	}
 	*filp = f;
 	return 0;
 }
@@ -1763,7 +1768,7 @@ static int do_tmpfile(struct task *t, struct nameidata *nd, const struct open_fl
 	d_instantiate(v, path.dentry, inode);
 	error = may_open(t, &path, 0, op->open_flag);
 	if (!error)
-		error = vfs_open(t, &path, op->open_flag & ~KERNEL___O_TMPFILE, filp);
+		error = vfs_open(t, &path, op->open_flag, filp);
 	dput(v, path.dentry);
 	return error;
 }

@@ -268,9 +268,8 @@ long sys_fchown(struct task *t, int fd, uid_t uid, gid_t gid)
 }
 
 /*
- * Models do_truncate() for tmpfs: resize under inode_lock; a non-root
- * caller loses setuid (and setgid with group-exec), as should_remove_suid()
- * decides.
+ * Models do_truncate() for tmpfs: resize under inode_lock; a caller without
+ * CAP_FSETID takes setuid/setgid off as should_remove_suid() decides.
  */
 int vfs_truncate_inode(struct task *t, struct inode *inode, long long length)
 {
@@ -278,16 +277,8 @@ int vfs_truncate_inode(struct task *t, struct inode *inode, long long length)
 
 	inode_lock(inode);
 	err = shmem_setsize(inode, length);
-	if (!err && !fs_capable(&t->cred)) {
-		umode_t mode = inode->i_mode;
-
-		spin_lock(&inode->i_lock);
-		mode &= ~S_ISUID;
-		if ((mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
-			mode &= ~S_ISGID;
-		WRITE_ONCE(inode->i_mode, mode);
-		spin_unlock(&inode->i_lock);
-	}
+	if (!err)
+		remove_privs(&t->cred, inode);
 	inode_unlock(inode);
 	if (!err)
 		inode_touch(inode, true, true);
@@ -374,6 +365,7 @@ long sys_fallocate(struct task *t, int fd, int mode, off_t offset, off_t len)
 		err = -EFBIG;
 	else {
 		inode_lock(inode);
+		remove_privs(&t->cred, inode); /* file_modified() */
 		err = shmem_fallocate(inode, offset, len);
 		if (!err && !(mode & FALLOC_FL_KEEP_SIZE) && end > READ_ONCE(inode->i_size)) {
 			spin_lock(&inode->i_lock);
@@ -404,6 +396,9 @@ static int utimes_inode(struct task *t, struct inode *inode, const struct timesp
 	struct timespec now;
 	bool set_a = true, set_m = true, explicit = false;
 
+	/* vfs_utimes() checks the nanoseconds once it has the inode. */
+	if (times && (!utime_valid(&times[0]) || !utime_valid(&times[1])))
+		return -EINVAL;
 	/* Both UTIME_NOW is a plain touch; anything else is ATTR_TIMES_SET. */
 	if (times && times[0].tv_nsec == UTIME_NOW && times[1].tv_nsec == UTIME_NOW)
 		times = NULL;
@@ -437,8 +432,6 @@ long sys_utimensat(struct task *t, int dfd, const char *name, const struct times
 	struct path path;
 	int error;
 
-	if (times && (!utime_valid(&times[0]) || !utime_valid(&times[1])))
-		return -EINVAL;
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
 	/* do_utimes(): nothing to do, and the path is not even looked at. */

@@ -14,6 +14,16 @@
 #define MAX_RW_COUNT (INT_MAX & ~4095L)
 #define MAX_LFS_FILESIZE ((long long)LLONG_MAX)
 
+/* Models rw_verify_area(): no negative position, no end past LLONG_MAX. */
+static inline bool rw_verify_area(long long pos, size_t count)
+{
+	long long end;
+
+	return pos < 0 ||
+	       (count &&
+		__builtin_add_overflow(pos, (long long)min_t(size_t, count, MAX_RW_COUNT), &end));
+}
+
 static long vfs_read(struct vfs *v, struct file *f, void *buf, size_t count, long long *pos)
 {
 	unsigned int mode = file_fmode(v, f);
@@ -22,7 +32,7 @@ static long vfs_read(struct vfs *v, struct file *f, void *buf, size_t count, lon
 		return -EBADF;
 	if (!(mode & FMODE_CAN_READ))
 		return -EINVAL;
-	if (*pos < 0)
+	if (rw_verify_area(*pos, count))
 		return -EINVAL;
 	if (count && !buf)
 		return -EFAULT;
@@ -32,7 +42,8 @@ static long vfs_read(struct vfs *v, struct file *f, void *buf, size_t count, lon
 	return (*file_op(v, f))->read(v, f, buf, count, pos);
 }
 
-static long vfs_write(struct vfs *v, struct file *f, const void *buf, size_t count, long long *pos)
+static long vfs_write(struct task *t, struct vfs *v, struct file *f, const void *buf, size_t count,
+		      long long *pos)
 {
 	unsigned int mode = file_fmode(v, f);
 
@@ -40,12 +51,15 @@ static long vfs_write(struct vfs *v, struct file *f, const void *buf, size_t cou
 		return -EBADF;
 	if (!(mode & FMODE_CAN_WRITE))
 		return -EINVAL;
-	if (*pos < 0)
+	if (rw_verify_area(*pos, count))
 		return -EINVAL;
 	if (count && !buf)
 		return -EFAULT;
 	if (count > MAX_RW_COUNT)
 		count = MAX_RW_COUNT;
+	/* __generic_file_write_iter(): a write takes setuid/setgid off. */
+	if (count)
+		remove_privs(&t->cred, file_inode(v, f));
 	return (*file_op(v, f))->write(v, f, buf, count, pos);
 }
 
@@ -79,7 +93,7 @@ long sys_write(struct task *t, int fd, const void *buf, size_t count)
 	if (fd < 0 || !file)
 		return -EBADF;
 	pos = *file_pos(t->vfs, file);
-	ret = vfs_write(t->vfs, file, buf, count, &pos);
+	ret = vfs_write(t, t->vfs, file, buf, count, &pos);
 	if (ret >= 0)
 		*file_pos(t->vfs, file) = pos;
 	fdput_pos(t, f);
@@ -118,7 +132,7 @@ long sys_pwrite64(struct task *t, int fd, const void *buf, size_t count, off_t p
 	ret = -ESPIPE;
 	if (file_fmode(t->vfs, fd_file(f)) & FMODE_PWRITE) {
 		/* O_APPEND still appends on Linux: pwrite's offset is ignored. */
-		ret = vfs_write(t->vfs, fd_file(f), buf, count, &p);
+		ret = vfs_write(t, t->vfs, fd_file(f), buf, count, &p);
 	}
 	fdput(t, f);
 	return ret;

@@ -110,9 +110,6 @@ long sys_getdents64(struct task *t, int fd, void *dirent, size_t count)
 	ret = -ENOENT;
 	if (inode->i_flags & S_DEAD)
 		goto out;
-	ret = -EINVAL;
-	if (count < ALIGN(offsetof(struct linux_dirent64, d_name) + 2, 8))
-		goto out;
 	/* Models dcache_readdir's dir_emit_dots() + offset_iterate_dir(). */
 	if (*pos == 0) {
 		if (!emit(dirent, count, &used, inode->i_ino, 1, DT_DIR, ".", 1))

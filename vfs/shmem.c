@@ -27,6 +27,7 @@
 
 struct shmem_page {
 	atomic_t ref; /* 1 while in the page cache */
+	bool uptodate; /* written: fallocate()d pages are holes until then */
 	struct rcu_head rcu;
 	unsigned char data[SHMEM_PAGE_SIZE];
 };
@@ -151,7 +152,9 @@ long shmem_write(struct inode *inode, const void *buf, size_t count, long long p
 	size_t done = 0;
 	int err;
 
-	/* generic_write_checks(): at s_maxbytes, EFBIG; short of it, a short write. */
+	/* generic_write_checks(): nothing to write is 0; at s_maxbytes, EFBIG. */
+	if (!count)
+		return 0;
 	if (pos < 0 || pos >= SHMEM_MAX_BYTES)
 		return -EFBIG;
 	if ((long long)count > SHMEM_MAX_BYTES - pos)
@@ -174,6 +177,7 @@ long shmem_write(struct inode *inode, const void *buf, size_t count, long long p
 				break;
 		}
 		memcpy(pg->data + off, (const char *)buf + done, n);
+		WRITE_ONCE(pg->uptodate, true);
 		done += n;
 	}
 	if (!done)
@@ -187,8 +191,8 @@ long shmem_write(struct inode *inode, const void *buf, size_t count, long long p
 
 /*
  * Models shmem_file_llseek()'s SEEK_DATA/SEEK_HOLE (mapping_seek_hole_data()):
- * data is whatever page exists, a hole whatever page does not; the end of
- * the file is a hole. -ENXIO at or past the end.
+ * data is a page that has been written, a hole a missing page or one only
+ * fallocate()d (not uptodate); the end of the file is a hole. -ENXIO at or past the end.
  */
 long long shmem_seek_hole_data(struct inode *inode, long long offset, int whence)
 {
@@ -201,7 +205,9 @@ long long shmem_seek_hole_data(struct inode *inode, long long offset, int whence
 	rcu_read_lock();
 	pages = rcu_dereference(inode->i_pages);
 	for (idx = offset / SHMEM_PAGE_SIZE; (long long)idx * SHMEM_PAGE_SIZE < size; idx++) {
-		bool present = pages && idx < pages->nr && rcu_dereference(pages->p[idx]);
+		struct shmem_page *pg = pages && idx < pages->nr ? rcu_dereference(pages->p[idx]) :
+								   NULL;
+		bool present = pg && READ_ONCE(pg->uptodate);
 
 		if (present == (whence == SEEK_DATA))
 			break;
@@ -394,6 +400,9 @@ static void fifo_release(struct vfs *v, struct file *f)
 		p->readers--;
 	if (fmode & FMODE_WRITE)
 		p->writers--;
+	/* The last close frees the pipe (free_pipe_info): unread data is gone. */
+	if (!p->readers && !p->writers)
+		p->head = p->len = 0;
 	spin_unlock(&p->lock);
 }
 

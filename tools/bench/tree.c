@@ -100,16 +100,18 @@ int bench_tree(long n, bool peer, const char *tmpdir)
 		}
 	}
 	if (secs < 0) {
-		fprintf(stderr, "vfslab bench: building the tree failed: %s\n", strerror((int)-secs));
+		fprintf(stderr, "vfslab bench: building the tree failed: %s\n",
+			strerror((int)-secs));
 	} else {
 		printf("tree of %ld files (%d per directory)\n", n, PER_DIR);
 		printf("  vfslab: %.2f s, %.0f files/s\n", secs, n / secs);
 		if (peer && ksecs > 0)
-			printf("  kernel (%s): %.2f s, %.0f files/s; vfslab is %.1fx faster\n", tmpdir,
-			       ksecs, n / ksecs, ksecs / secs);
+			printf("  kernel (%s): %.2f s, %.0f files/s; vfslab is %.1fx faster\n",
+			       tmpdir, ksecs, n / ksecs, ksecs / secs);
 		for (int i = 0; i < nc; i++)
 			printf("  %-18s %9ld objects x %4zu bytes = %7.1f MiB\n", ci[i].name,
-			       ci[i].in_use, ci[i].objsize, ci[i].in_use * ci[i].objsize / 1048576.0);
+			       ci[i].in_use, ci[i].objsize,
+			       ci[i].in_use * ci[i].objsize / 1048576.0);
 		printf("  per file: dentry %zu bytes (the kernel's is 192), inode %zu bytes\n",
 		       ci[0].objsize, ci[1].objsize);
 		printf("  process RSS grew %.1f MiB: %.0f bytes per file, allocator overhead "
