@@ -28,6 +28,6 @@ done
 # 4. A tree of a million files.
 run bench --tree 1000000
 # 5. The seed scenarios at this machine's two CPUs.
-for s in $("$v" scenarios | awk -F: '/^[a-z_-]+: / { print $1 }'); do
+for s in $("$v" scenarios | awk -F: '/^[a-z0-9_-]+: / { print $1 }'); do
 	run compare "$s" --tasks 1,2 --rounds 5 --interval 0.4
 done
