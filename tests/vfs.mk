@@ -82,3 +82,7 @@ check_PROGRAMS += %D%/check_sim_coherence
 %C%_check_sim_coherence_LDADD = $(SIM_LDADD) $(CHECK_LIBS)
 TESTS += %D%/sim.sh %D%/sim_fstest.sh
 EXTRA_DIST += %D%/sim.sh %D%/sim_fstest.sh
+
+# The fstest suite under several variants: same answers.
+TESTS += %D%/fstest_variants.sh
+EXTRA_DIST += %D%/fstest_variants.sh
