@@ -64,22 +64,6 @@ static const char *ck_path(const struct vfs *v, const struct dentry *d, char *bu
 	return buf;
 }
 
-static unsigned int type_for_inode(const struct inode *inode)
-{
-	if (!inode)
-		return DCACHE_MISS_TYPE;
-	switch (inode->i_mode & S_IFMT) {
-	case S_IFDIR:
-		return DCACHE_DIRECTORY_TYPE;
-	case S_IFLNK:
-		return DCACHE_SYMLINK_TYPE;
-	case S_IFREG:
-		return DCACHE_REGULAR_TYPE;
-	default:
-		return DCACHE_SPECIAL_TYPE;
-	}
-}
-
 /*
  * A dentry someone holds a reference on: alive and, if positive, with a
  * type that matches its inode. Read under d_seq, since a negative dentry
@@ -101,7 +85,7 @@ static int ck_live_dentry(struct vfs *v, struct dentry *d, const char *who, bool
 		inode = d_inode_rcu(v, d);
 		flags = d_flags(v, d);
 	} while (read_seqcount_retry(dentry_seq(v, d), seq));
-	if ((flags & DCACHE_ENTRY_TYPE) != type_for_inode(inode))
+	if ((flags & DCACHE_ENTRY_TYPE) != d_flags_for_inode(inode))
 		return ck_fail(err, len, "%s: dentry %s has type 0x%x but inode %lu (mode 0%o)",
 			       who, ck_path(v, d, p, sizeof(p)), flags & DCACHE_ENTRY_TYPE,
 			       inode ? inode->i_ino : 0, inode ? inode->i_mode : 0);
@@ -436,7 +420,7 @@ static int ck_dentry(struct ck *c, size_t i)
 	int count = d_count(v, d);
 	char p[CK_PATH_MAX];
 
-	if ((flags & DCACHE_ENTRY_TYPE) != type_for_inode(inode))
+	if ((flags & DCACHE_ENTRY_TYPE) != d_flags_for_inode(inode))
 		return ck_fail(c->err, c->len, "%s has type 0x%x but inode %lu (mode 0%o)",
 			       ck_dpath(c, d, p), flags & DCACHE_ENTRY_TYPE,
 			       inode ? inode->i_ino : 0, inode ? inode->i_mode : 0);

@@ -206,7 +206,8 @@ void d_drop(struct vfs *v, struct dentry *d)
 
 /* ---- inode attachment ---- */
 
-static unsigned int d_flags_for_inode(const struct inode *inode)
+/* The d_flags entry type an inode gives its dentry (d_flags_for_inode()). */
+unsigned int d_flags_for_inode(const struct inode *inode)
 {
 	if (!inode)
 		return DCACHE_MISS_TYPE;

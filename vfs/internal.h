@@ -264,6 +264,7 @@ static inline spinlock_t *d_lock(const struct vfs *v, const struct dentry *d)
 
 struct dentry *d_alloc(struct vfs *v, struct dentry *parent, const struct qstr *name);
 struct dentry *d_make_root(struct vfs *v, struct inode *inode);
+unsigned int d_flags_for_inode(const struct inode *inode);
 void d_instantiate(struct vfs *v, struct dentry *d, struct inode *inode);
 void d_add(struct vfs *v, struct dentry *d, struct inode *inode);
 struct dentry *d_add_unique(struct vfs *v, struct dentry *d);

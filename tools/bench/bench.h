@@ -69,6 +69,9 @@ int bench_run(const struct bench_opts *o, struct bench_result *out, int *nr_out)
 enum bench_format { BENCH_TABLE, BENCH_CSV, BENCH_JSON };
 void bench_report(FILE *f, enum bench_format fmt, const struct bench_opts *o,
 		  const struct bench_result *r, int nr);
+/* Write s as a JSON string literal (quotes and escapes). */
+void bench_json_str(FILE *f, const char *s);
+
 /* Plot ops/s against tasks with gnuplot into file (.png or .svg). */
 int bench_plot(const char *file, const struct bench_opts *o, const struct bench_result *r, int nr);
 

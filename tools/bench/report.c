@@ -122,7 +122,8 @@ static void report_csv(FILE *f, const struct bench_opts *o, const struct bench_r
 	}
 }
 
-static void json_str(FILE *f, const char *s)
+/* A JSON string literal of s. */
+void bench_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -139,9 +140,9 @@ static void json_str(FILE *f, const char *s)
 static void report_json(FILE *f, const struct bench_opts *o, const struct bench_result *r, int nr)
 {
 	fprintf(f, "{\"workload\":");
-	json_str(f, o->wl->name);
+	bench_json_str(f, o->wl->name);
 	fprintf(f, ",\"description\":");
-	json_str(f, o->wl->desc);
+	bench_json_str(f, o->wl->desc);
 	fprintf(f,
 		",\"mode\":\"%s\",\"interval_s\":%.3f,\"rounds\":%d,\"entry_ns\":%ld,"
 		"\"entry_ns_is_host_getppid\":%s,\"results\":[",
@@ -151,7 +152,7 @@ static void report_json(FILE *f, const struct bench_opts *o, const struct bench_
 		const struct bench_result *x = &r[i];
 
 		fprintf(f, "%s\n {\"side\":", i ? "," : "");
-		json_str(f, o->sides[x->side].label);
+		bench_json_str(f, o->sides[x->side].label);
 		fprintf(f,
 			",\"kernel\":%s,\"tasks\":%d,\"ops_per_sec\":%.0f,\"min\":%.0f,"
 			"\"max\":%.0f,\"ratio\":%.4f,\"ratio_min\":%.4f,\"ratio_max\":%.4f,"

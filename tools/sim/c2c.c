@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lib/compiler.h"
+#include "tools/bench/bench.h"
 #include "tools/sim/simrun.h"
 #include "vfs/layout.h"
 
@@ -325,20 +326,6 @@ void c2c_print(FILE *f, const struct c2c_report *r, uint64_t ops, const char *la
 	}
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 void c2c_json(FILE *f, const struct c2c_report *r, uint64_t ops)
 {
 	double n = ops ? (double)ops : 1;
@@ -352,9 +339,9 @@ void c2c_json(FILE *f, const struct c2c_report *r, uint64_t ops)
 		const struct c2c_line *cl = &r->lines[i];
 
 		fprintf(f, "%s{\"object\":", i ? "," : "");
-		json_str(f, cl->object);
+		bench_json_str(f, cl->object);
 		fprintf(f, ",\"offset\":%u,\"holds\":", cl->obj_off);
-		json_str(f, cl->fields);
+		bench_json_str(f, cl->fields);
 		fprintf(f,
 			",\"stall_ns_per_op\":%.3f,\"hitm_per_op\":%.6f,\"rfo_per_op\":%.6f,"
 			"\"inval_per_op\":%.6f,\"rmw_xfer_per_op\":%.6f,\"rows\":[",
@@ -364,9 +351,9 @@ void c2c_json(FILE *f, const struct c2c_report *r, uint64_t ops)
 			const struct c2c_row *w = &cl->rows[k];
 
 			fprintf(f, "%s{\"field\":", k ? "," : "");
-			json_str(f, w->field);
+			bench_json_str(f, w->field);
 			fprintf(f, ",\"function\":");
-			json_str(f, w->func);
+			bench_json_str(f, w->func);
 			fprintf(f,
 				",\"misses_per_op\":%.6f,\"hitm_per_op\":%.6f,\"rfo_per_op\":%.6f,"
 				"\"inval_per_op\":%.6f,\"rmw_xfer_per_op\":%.6f,\"stall_ns_per_op\":%.3f}",
