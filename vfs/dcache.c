@@ -735,32 +735,6 @@ void d_exchange(struct vfs *v, struct dentry *d1, struct dentry *d2)
 	__d_move(v, d1, d2, true);
 }
 
-/* Models is_subdir(): is d at or below anc? */
-bool d_is_ancestor(struct vfs *v, const struct dentry *anc, const struct dentry *d)
-{
-	bool ret = false;
-	unsigned int seq;
-
-	rcu_read_lock();
-	do {
-		const struct dentry *p = d;
-
-		seq = read_seqbegin(&v->rename_lock);
-		ret = false;
-		for (;;) {
-			if (p == anc) {
-				ret = true;
-				break;
-			}
-			if (IS_ROOT(v, p))
-				break;
-			p = d_parent(v, p);
-		}
-	} while (read_seqretry(&v->rename_lock, seq));
-	rcu_read_unlock();
-	return ret;
-}
-
 /*
  * The path from the root to d, for getcwd (models prepend_path()).
  * Returns -ENAMETOOLONG if it does not fit in len bytes.

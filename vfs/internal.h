@@ -267,7 +267,6 @@ struct dentry *d_make_root(struct vfs *v, struct inode *inode);
 unsigned int d_flags_for_inode(const struct inode *inode);
 void d_instantiate(struct vfs *v, struct dentry *d, struct inode *inode);
 void d_add(struct vfs *v, struct dentry *d, struct inode *inode);
-struct dentry *d_add_unique(struct vfs *v, struct dentry *d);
 void d_delete(struct vfs *v, struct dentry *d);
 void d_drop(struct vfs *v, struct dentry *d);
 void d_rehash_locked(struct vfs *v, struct dentry *d);
@@ -281,8 +280,6 @@ struct dentry *__d_lookup_rcu(struct vfs *v, const struct dentry *parent, const 
 			      unsigned int *seqp);
 struct dentry *d_lookup(struct vfs *v, const struct dentry *parent, const struct qstr *name);
 void shrink_dcache_lru(struct vfs *v, unsigned long target);
-void shrink_dcache_all(struct vfs *v);
-bool d_is_ancestor(struct vfs *v, const struct dentry *anc, const struct dentry *d);
 unsigned int d_name_len(struct vfs *v, const struct dentry *d);
 void dcache_init(struct vfs *v);
 void dcache_fini(struct vfs *v);
@@ -552,7 +549,6 @@ static inline struct vfs *task_v(const struct task *t)
 /* The open-time and fcntl-settable flags of a struct file. */
 #define FILE_SETFL_MASK (O_APPEND | O_NONBLOCK | O_NDELAY | O_DIRECT | O_NOATIME | FASYNC)
 
-long vfs_getattr_path(struct task *t, const struct path *path, struct stat *st);
 int vfs_truncate_inode(struct task *t, struct inode *inode, long long length);
 int notify_change_mode(struct task *t, struct inode *inode, mode_t mode);
 int notify_change_owner(struct task *t, struct inode *inode, uid_t uid, gid_t gid);
