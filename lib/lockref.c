@@ -44,16 +44,6 @@ BUILD_BUG_ON(sizeof(spinlock_t) != 4);
 		}                                                                                 \
 	} while (0)
 
-/*
- * Under the lock the count is still read locklessly by other threads' loops
- * (their cmpxchg reads the whole word), so it is accessed with READ_ONCE and
- * WRITE_ONCE to keep the model free of plain/atomic races.
- */
-static inline void lockref_count_add(struct lockref *lockref, int n)
-{
-	WRITE_ONCE(lockref->count, READ_ONCE(lockref->count) + n);
-}
-
 /* Models lockref_init() in include/linux/lockref.h. */
 void lockref_init(struct lockref *lockref)
 {

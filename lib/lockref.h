@@ -68,6 +68,27 @@ bool lockref_put_or_lock(struct lockref *lockref, unsigned int retry);
 /** lockref_mark_dead - the caller holds the lock; count becomes -128. */
 void lockref_mark_dead(struct lockref *lockref);
 
+/*
+ * The count under the lock (the kernel's "dentry->d_lockref.count++" with
+ * d_lock held): other threads' lockless loops still read the whole word, so
+ * the count is accessed with READ_ONCE and WRITE_ONCE, which keeps the model
+ * free of plain/atomic races.
+ */
+static inline void lockref_count_add(struct lockref *lockref, int n)
+{
+	WRITE_ONCE(lockref->count, READ_ONCE(lockref->count) + n);
+}
+
+static inline int lockref_count(const struct lockref *lockref)
+{
+	return READ_ONCE(lockref->count);
+}
+
+static inline void lockref_count_set(struct lockref *lockref, int count)
+{
+	WRITE_ONCE(lockref->count, count);
+}
+
 /** __lockref_is_dead - count < 0; only stable while the lock is held. */
 static inline bool __lockref_is_dead(const struct lockref *lockref)
 {

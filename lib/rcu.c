@@ -3,6 +3,8 @@
  * Out-of-line RCU helpers.  rcu_defer_free() plays the part of the kernel's
  * kfree_rcu() for objects without an embedded rcu_head.
  */
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "lib/bug.h"
@@ -10,6 +12,11 @@
 #include "lib/spinlock.h"
 
 #define DEFER_BATCH 62
+
+#ifdef VFSLAB_TSAN
+/* Released by every call_rcu() callback, acquired by rcu_barrier()'s caller. */
+static char rcu_tsan_callbacks;
+#endif
 
 /* One thread's pending frees; a full batch goes to call_rcu() whole. */
 struct defer_batch {
@@ -102,4 +109,70 @@ void rcu_barrier(void)
 			call_rcu(&b->head, defer_batch_cb);
 	}
 	urcu_memb_barrier();
+#ifdef VFSLAB_TSAN
+	__tsan_acquire(&rcu_tsan_callbacks);
+#endif
 }
+
+#ifdef VFSLAB_TSAN
+char rcu_tsan_readers;
+
+/*
+ * liburcu's worker calls func(head) with nothing TSan can follow, so the
+ * callback is run through a trampoline that first acquires what the caller
+ * released and what every earlier reader released.  The real callback waits
+ * in a small table keyed by the rcu_head (this build only).
+ */
+struct tsan_cb {
+	struct rcu_head *head;
+	void (*func)(struct rcu_head *head);
+	struct tsan_cb *next;
+};
+
+#define TSAN_CB_BUCKETS 1024
+static struct tsan_cb *tsan_cbs[TSAN_CB_BUCKETS];
+static pthread_mutex_t tsan_cb_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static unsigned int tsan_cb_bucket(const struct rcu_head *head)
+{
+	return (unsigned int)(((uintptr_t)head >> 4) % TSAN_CB_BUCKETS);
+}
+
+static void rcu_tsan_trampoline(struct rcu_head *head)
+{
+	struct tsan_cb **pp, *cb = NULL;
+	void (*func)(struct rcu_head * head);
+
+	pthread_mutex_lock(&tsan_cb_lock);
+	for (pp = &tsan_cbs[tsan_cb_bucket(head)]; *pp; pp = &(*pp)->next) {
+		if ((*pp)->head == head) {
+			cb = *pp;
+			*pp = cb->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&tsan_cb_lock);
+	BUG_ON(!cb);
+	func = cb->func;
+	free(cb);
+	rcu_tsan_grace_period();
+	func(head);
+	__tsan_release(&rcu_tsan_callbacks);
+}
+
+void rcu_tsan_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+{
+	struct tsan_cb *cb = malloc(sizeof(*cb));
+	unsigned int b = tsan_cb_bucket(head);
+
+	BUG_ON(!cb);
+	cb->head = head;
+	cb->func = func;
+	/* The mutex orders the caller's writes before the trampoline's reads. */
+	pthread_mutex_lock(&tsan_cb_lock);
+	cb->next = tsan_cbs[b];
+	tsan_cbs[b] = cb;
+	pthread_mutex_unlock(&tsan_cb_lock);
+	urcu_memb_call_rcu(head, rcu_tsan_trampoline);
+}
+#endif

@@ -77,7 +77,20 @@ static inline void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head 
 }
 #else /* !VFSLAB_SIM */
 
-#ifndef _LGPL_SOURCE
+#if defined(__SANITIZE_THREAD__)
+#define VFSLAB_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define VFSLAB_TSAN 1
+#endif
+#endif
+
+/*
+ * Under ThreadSanitizer the read side is liburcu's out-of-line one: its
+ * inline form would be instrumented, and its volatile accesses and fences
+ * read as races to TSan.
+ */
+#if !defined(_LGPL_SOURCE) && !defined(VFSLAB_TSAN)
 #define _LGPL_SOURCE
 #endif
 #include <urcu/urcu-memb.h>
@@ -86,6 +99,30 @@ static inline void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head 
 #undef rcu_dereference
 #undef rcu_assign_pointer
 #undef RCU_INIT_POINTER
+
+/*
+ * ThreadSanitizer cannot see liburcu's synchronisation (membarrier and an
+ * uninstrumented library), so a TSan build states it: every read section
+ * ends with a release on one token that stands for "the readers", and what
+ * runs after a grace period (synchronize_rcu()'s caller, a call_rcu()
+ * callback) acquires it.  That is RCU's guarantee: a read section that
+ * could see an object happens before its free.
+ */
+#ifdef VFSLAB_TSAN
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+extern char rcu_tsan_readers;
+void rcu_tsan_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
+#define rcu_tsan_readers_done() __tsan_release(&rcu_tsan_readers)
+#define rcu_tsan_grace_period() __tsan_acquire(&rcu_tsan_readers)
+#else
+#define rcu_tsan_readers_done() \
+	do {                    \
+	} while (0)
+#define rcu_tsan_grace_period() \
+	do {                    \
+	} while (0)
+#endif
 
 /** rcu_read_lock - enter a read-side critical section (may nest). */
 static inline void rcu_read_lock(void)
@@ -96,6 +133,7 @@ static inline void rcu_read_lock(void)
 /** rcu_read_unlock - leave a read-side critical section. */
 static inline void rcu_read_unlock(void)
 {
+	rcu_tsan_readers_done();
 	urcu_memb_read_unlock();
 }
 
@@ -121,12 +159,17 @@ static inline void rcu_unregister_thread(void)
 static inline void synchronize_rcu(void)
 {
 	urcu_memb_synchronize_rcu();
+	rcu_tsan_grace_period();
 }
 
 /** call_rcu - run @func(@head) after a grace period, on liburcu's worker thread. */
 static inline void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
+#ifdef VFSLAB_TSAN
+	rcu_tsan_call_rcu(head, func);
+#else
 	urcu_memb_call_rcu(head, func);
+#endif
 }
 #endif /* !VFSLAB_SIM */
 

@@ -4,7 +4,8 @@
  * free fd and next_fd hint across bitmap word boundaries, expansion and its
  * limits (RLIMIT_NOFILE, nr_open), dup/dup2/dup3/F_DUPFD, close_range,
  * FD_CLOEXEC, fork and CLONE_FILES, and both alloc_fd and both file
- * refcount variants. files_check_invariants() runs after every change.
+ * refcount variants; filp_flush() on every path that closes an fd.
+ * files_check_invariants() runs after every change.
  */
 #include "tests/vfs_test.h"
 
@@ -649,6 +650,132 @@ START_TEST(test_fref_inc_not_zero)
 }
 END_TEST
 
+/*
+ * filp_flush(): every way an fd is closed flushes the file first, while the
+ * fd's reference is still held, with the table as the lock owner id, and
+ * close(2) returns ->flush's error (a restart code as EINTR) with the fd
+ * gone all the same. No vfslab file system has ->flush; a hook stands in.
+ */
+static struct {
+	int calls;
+	int ret;
+	struct file *file;
+	struct files_struct *id;
+	unsigned long count;
+} flushed;
+
+static int flush_hook(struct vfs *v, struct file *f, struct files_struct *id)
+{
+	flushed.calls++;
+	flushed.file = f;
+	flushed.id = id;
+	flushed.count = file_count(v, f);
+	return flushed.ret;
+}
+
+/* Give fd's file a copy of its f_op with ->flush set; ops: where to keep it. */
+static struct file *hook_flush(struct task *t, int fd, struct file_operations *ops)
+{
+	struct file *file = vt_file(t, fd);
+
+	*ops = **file_op(t->vfs, file);
+	ops->flush = flush_hook;
+	*file_op(t->vfs, file) = ops;
+	return file;
+}
+
+#define VT_FLUSHED(n, f, files, cnt)                     \
+	do {                                             \
+		ck_assert_int_eq(flushed.calls, (n));    \
+		ck_assert_ptr_eq(flushed.file, (f));     \
+		ck_assert_ptr_eq(flushed.id, (files));   \
+		ck_assert_uint_eq(flushed.count, (cnt)); \
+	} while (0)
+
+START_TEST(test_filp_flush)
+{
+	static struct file_operations fops, path_fops;
+	struct vt e;
+	struct task *child, *th;
+	struct file *file;
+	struct files_struct *cfiles;
+	long f, g, p;
+
+	vt_begin(&e, _i ? "fref=inc-not-zero" : "");
+	memset(&flushed, 0, sizeof(flushed));
+	vt_touch(e.t, "/f");
+	vt_touch(e.t, "/g");
+	f = VT_OK(sys_open(e.t, "/f", O_RDWR, 0));
+	g = VT_OK(sys_open(e.t, "/g", O_RDONLY, 0));
+	file = hook_flush(e.t, f, &fops);
+	/* vfslab has no file locks: no inode has a lock context. */
+	ck_assert_ptr_null(file_inode(e.v, file)->i_flctx);
+	/* close(2), as UnixBench's close(dup(fd)): flushed before the put. */
+	VT_EQ(sys_close(e.t, VT_OK(sys_dup(e.t, f))), 0);
+	VT_FLUSHED(1, file, e.t->files, 2);
+	ck_assert_uint_eq(vt_fcount(e.t, f), 1);
+	VT_EQ(sys_close(e.t, 40), -EBADF);
+	ck_assert_int_eq(flushed.calls, 1);
+	/* dup2/dup3 onto an empty slot closes nothing; onto an open one, flushes. */
+	VT_EQ(sys_dup2(e.t, f, 5), 5);
+	VT_EQ(sys_dup2(e.t, f, 5), 5);
+	ck_assert_int_eq(flushed.calls, 2);
+	VT_EQ(sys_dup3(e.t, g, 5, 0), 5);
+	VT_FLUSHED(3, file, e.t->files, 2);
+	ck_assert_uint_eq(vt_fcount(e.t, f), 1);
+	VT_EQ(sys_dup2(e.t, f, f), f); /* a validity check only */
+	ck_assert_int_eq(flushed.calls, 3);
+	/* close_range: one flush per open fd in the range. */
+	for (int i = 6; i <= 8; i++)
+		VT_EQ(sys_dup2(e.t, f, i), i);
+	VT_EQ(sys_close_range(e.t, 6, 20, 0), 0);
+	VT_FLUSHED(6, file, e.t->files, 2);
+	VT_EQ(sys_close_range(e.t, 6, 20, CLOSE_RANGE_CLOEXEC), 0);
+	ck_assert_int_eq(flushed.calls, 6);
+	/* exit: close_files() flushes the dying table's files with it as id. */
+	child = task_fork(e.t, 0);
+	ck_assert_ptr_nonnull(child);
+	cfiles = child->files;
+	ck_assert_uint_eq(vt_fcount(e.t, f), 2);
+	task_exit(child);
+	VT_FLUSHED(7, file, cfiles, 2);
+	/* A thread's exit leaves the shared table, and the files, alone. */
+	th = task_fork(e.t, TASK_CLONE_FILES);
+	ck_assert_ptr_nonnull(th);
+	task_exit(th);
+	ck_assert_int_eq(flushed.calls, 7);
+	/* ->flush's error is close(2)'s, and the fd is closed anyway. */
+	flushed.ret = -EIO;
+	VT_EQ(sys_close(e.t, VT_OK(sys_dup(e.t, f))), -EIO);
+	ck_assert_ptr_null(vt_file(e.t, 2));
+	flushed.ret = -ERESTARTSYS;
+	VT_EQ(sys_close(e.t, VT_OK(sys_dup(e.t, f))), -EINTR);
+	ck_assert_ptr_null(vt_file(e.t, 2));
+	ck_assert_int_eq(flushed.calls, 9);
+	/* ... but not dup2's or close_range's. */
+	VT_EQ(sys_dup2(e.t, f, 9), 9);
+	VT_EQ(sys_dup2(e.t, g, 9), 9);
+	VT_EQ(sys_dup2(e.t, f, 10), 10);
+	VT_EQ(sys_close_range(e.t, 10, 10, 0), 0);
+	ck_assert_int_eq(flushed.calls, 11);
+	flushed.ret = 0;
+	ck_assert_uint_eq(vt_fcount(e.t, f), 1);
+	/* O_PATH files are flushed too (FMODE_PATH only skips dnotify and locks). */
+	p = VT_OK(sys_open(e.t, "/g", O_PATH, 0));
+	file = hook_flush(e.t, p, &path_fops);
+	VT_EQ(sys_close(e.t, p), 0);
+	VT_FLUSHED(12, file, e.t->files, 1);
+	/* The last close flushes with the last reference still held. */
+	file = vt_file(e.t, f);
+	VT_EQ(sys_close(e.t, f), 0);
+	VT_FLUSHED(13, file, e.t->files, 1);
+	VT_EQ(sys_close_range(e.t, 0, ~0U, 0), 0);
+	ck_assert_int_eq(flushed.calls, 13);
+	ck_assert_int_eq(vt_inuse(e.v).files, 0);
+	vt_end(&e);
+}
+END_TEST
+
 static Suite *file_suite(void)
 {
 	Suite *s = suite_create("file");
@@ -669,6 +796,7 @@ static Suite *file_suite(void)
 	tcase_add_test(tc, test_threads_share_table);
 	tcase_add_test(tc, test_fref_file_ref);
 	tcase_add_test(tc, test_fref_inc_not_zero);
+	tcase_add_loop_test(tc, test_filp_flush, 0, 2);
 	suite_add_tcase(s, tc);
 	/* Where vfslab answered differently from Linux when written. */
 	tcase_add_test(bugs, test_getfl);

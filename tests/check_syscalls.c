@@ -7,6 +7,7 @@
  * values are the host kernel's on tmpfs.
  */
 #include <dirent.h>
+#include <limits.h>
 #include <linux/falloc.h>
 
 #include "tests/vfs_test.h"
@@ -359,8 +360,8 @@ START_TEST(test_getdents_stable)
 			ck_assert_msg(count_name(names, n, p) == 0, "%s listed after unlink", p);
 	}
 	/*
-	 * Names made mid-listing may or may not show up: vfslab's stable
-	 * offsets (Linux 6.6-6.13) list them, 6.14+ (newest first) does not.
+	 * Names made mid-listing may or may not show up: 6.14+ (newest
+	 * first, the default) does not list them, readdir=v6.6 does.
 	 */
 	/* Rewind: exactly what the directory holds now. */
 	VT_EQ(sys_lseek(e.t, dfd, 0, SEEK_SET), 0);
@@ -424,6 +425,293 @@ START_TEST(test_getdents_seek_to_d_off)
 	for (int i = 0; i < m; i++)
 		ck_assert_str_eq(again[i], names[i + 4]);
 	VT_EQ(sys_close(e.t, dfd), 0);
+	vt_end(&e);
+}
+END_TEST
+
+/* One getdents64 call, as "name@d_off name@d_off ..." in @out. */
+static long dents_str(struct vt *e, long dfd, size_t size, char *out, size_t len)
+{
+	char buf[4096];
+	long n = sys_getdents64(e->t, dfd, buf, size);
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (long o = 0; n > 0 && o < n;) {
+		const struct linux_dirent64 *d = (const void *)(buf + o);
+
+		used += snprintf(out + used, len - used, "%s%s@%lld", used ? " " : "", d->d_name,
+				 (long long)d->d_off);
+		o += d->d_reclen;
+	}
+	return n;
+}
+
+/* A whole listing from @pos on, in order. */
+static void listing(struct vt *e, const char *dir, long long pos, char *out, size_t len)
+{
+	long dfd = VT_OK(sys_open(e->t, dir, O_RDONLY | O_DIRECTORY, 0));
+
+	VT_EQ(sys_lseek(e->t, dfd, pos, SEEK_SET), pos);
+	VT_OK(dents_str(e, dfd, 4096, out, len));
+	VT_EQ(sys_close(e->t, dfd), 0);
+}
+
+/*
+ * Linux 6.14+ tmpfs, checked on 6.18: offsets from 3, newest first, each
+ * d_off the next entry's offset (".." too), the end at 2^31-1; a rename
+ * goes first, onto a name with that name's offset; an exchange swaps
+ * offsets; a whiteout comes after the renamed name with a new offset.
+ */
+START_TEST(test_getdents_order)
+{
+	char out[512];
+	struct vt e;
+	long dfd;
+
+	vt_begin(&e, "");
+	VT_EQ(sys_mkdir(e.t, "/d", 0755), 0);
+	vt_touch(e.t, "/d/a");
+	vt_touch(e.t, "/d/b");
+	vt_touch(e.t, "/d/c");
+	dfd = VT_OK(sys_open(e.t, "/d", O_RDONLY | O_DIRECTORY, 0));
+	/* Room for ".", ".." and c (24 bytes each): f_pos is b's offset. */
+	VT_EQ(dents_str(&e, dfd, 72, out, sizeof(out)), 72);
+	ck_assert_str_eq(out, ".@1 ..@5 c@4");
+	VT_EQ(sys_lseek(e.t, dfd, 0, SEEK_CUR), 4);
+	VT_EQ(dents_str(&e, dfd, 4096, out, sizeof(out)), 48);
+	ck_assert_str_eq(out, "b@3 a@2147483647");
+	VT_EQ(sys_lseek(e.t, dfd, 0, SEEK_CUR), 2147483647);
+	VT_EQ(dents_str(&e, dfd, 1, out, sizeof(out)), 0);
+	/* Only "." fits: f_pos 1. */
+	VT_EQ(sys_lseek(e.t, dfd, 0, SEEK_SET), 0);
+	VT_EQ(dents_str(&e, dfd, 30, out, sizeof(out)), 24);
+	ck_assert_str_eq(out, ".@1");
+	VT_EQ(sys_lseek(e.t, dfd, 0, SEEK_CUR), 1);
+	VT_EQ(dents_str(&e, dfd, 10, out, sizeof(out)), -EINVAL);
+	VT_EQ(sys_lseek(e.t, dfd, 0, SEEK_END), -EINVAL);
+	VT_EQ(sys_lseek(e.t, dfd, LLONG_MAX, SEEK_SET), LLONG_MAX);
+	VT_EQ(sys_lseek(e.t, dfd, 1, SEEK_CUR), -EINVAL);
+	VT_EQ(sys_close(e.t, dfd), 0);
+
+	listing(&e, "/d", 2, out, sizeof(out));
+	ck_assert_str_eq(out, "c@4 b@3 a@2147483647");
+	listing(&e, "/d", 4, out, sizeof(out));
+	ck_assert_str_eq(out, "b@3 a@2147483647");
+	listing(&e, "/d", 1000, out, sizeof(out));
+	ck_assert_str_eq(out, "c@4 b@3 a@2147483647");
+	listing(&e, "/d", 2147483647, out, sizeof(out));
+	ck_assert_str_eq(out, "");
+
+	/* rename a e: e (6) first. */
+	VT_EQ(sys_rename(e.t, "/d/a", "/d/e"), 0);
+	listing(&e, "/d", 0, out, sizeof(out));
+	ck_assert_str_eq(out, ".@1 ..@6 e@5 c@4 b@2147483647");
+	/* rename c b: "b" takes b's offset (4) and goes first. */
+	VT_EQ(sys_rename(e.t, "/d/c", "/d/b"), 0);
+	listing(&e, "/d", 0, out, sizeof(out));
+	ck_assert_str_eq(out, ".@1 ..@4 b@6 e@2147483647");
+	/* A position whose name is gone, with none older: from the first. */
+	listing(&e, "/d", 3, out, sizeof(out));
+	ck_assert_str_eq(out, "b@6 e@2147483647");
+	listing(&e, "/d", 5, out, sizeof(out));
+	ck_assert_str_eq(out, "b@6 e@2147483647");
+	VT_EQ(sys_mkdir(e.t, "/t", 0755), 0);
+	vt_touch(e.t, "/t/a");
+	vt_touch(e.t, "/t/b");
+	vt_touch(e.t, "/t/c");
+	VT_EQ(sys_renameat2(e.t, AT_FDCWD, "/t/a", AT_FDCWD, "/t/c", RENAME_WHITEOUT), 0);
+	listing(&e, "/t", 0, out, sizeof(out));
+	ck_assert_str_eq(out, ".@1 ..@5 c@6 a@4 b@2147483647");
+	VT_EQ(sys_renameat2(e.t, AT_FDCWD, "/t/b", AT_FDCWD, "/t/a", RENAME_WHITEOUT), 0);
+	listing(&e, "/t", 0, out, sizeof(out));
+	ck_assert_str_eq(out, ".@1 ..@6 a@7 b@5 c@2147483647");
+	/*
+	 * Exchange c (5) and b (7): they swap offsets and names, the target
+	 * goes to the head, then the renamed one: "b" (7), "c" (5), a (6).
+	 */
+	VT_EQ(sys_renameat2(e.t, AT_FDCWD, "/t/c", AT_FDCWD, "/t/b", RENAME_EXCHANGE), 0);
+	listing(&e, "/t", 0, out, sizeof(out));
+	ck_assert_str_eq(out, ".@1 ..@7 b@5 c@6 a@2147483647");
+	listing(&e, "/t", 6, out, sizeof(out));
+	ck_assert_str_eq(out, "a@2147483647");
+	vt_end(&e);
+}
+END_TEST
+
+/* readdir=v6.6: Linux 6.6-6.13, oldest first, offsets from 2. */
+START_TEST(test_getdents_order_v66)
+{
+	char out[512];
+	struct vt e;
+
+	vt_begin(&e, "readdir=v6.6");
+	VT_EQ(sys_mkdir(e.t, "/d", 0755), 0);
+	vt_touch(e.t, "/d/a");
+	vt_touch(e.t, "/d/b");
+	vt_touch(e.t, "/d/c");
+	listing(&e, "/d", 0, out, sizeof(out));
+	ck_assert_str_eq(out, ".@1 ..@2 a@3 b@4 c@5");
+	listing(&e, "/d", 3, out, sizeof(out));
+	ck_assert_str_eq(out, "b@4 c@5");
+	VT_EQ(sys_rename(e.t, "/d/a", "/d/b"), 0);
+	listing(&e, "/d", 2, out, sizeof(out));
+	ck_assert_str_eq(out, "c@5 b@6");
+	vt_end(&e);
+}
+END_TEST
+
+/* Cached negative dentries do not change the order: a new name is first. */
+START_TEST(test_getdents_order_negative_cache)
+{
+	struct stat st;
+	char out[512];
+	struct vt e;
+
+	vt_begin(&e, "dcache-max-unused=64");
+	VT_EQ(sys_mkdir(e.t, "/d", 0755), 0);
+	VT_EQ(sys_stat(e.t, "/d/b", &st), -ENOENT);
+	vt_touch(e.t, "/d/a");
+	VT_EQ(sys_stat(e.t, "/d/c", &st), -ENOENT);
+	vt_touch(e.t, "/d/b");
+	vt_touch(e.t, "/d/c");
+	listing(&e, "/d", 2, out, sizeof(out));
+	ck_assert_str_eq(out, "c@4 b@3 a@2147483647");
+	VT_EQ(sys_unlink(e.t, "/d/b"), 0);
+	vt_touch(e.t, "/d/b");
+	listing(&e, "/d", 2, out, sizeof(out));
+	ck_assert_str_eq(out, "b@5 c@3 a@2147483647");
+	vt_end(&e);
+}
+END_TEST
+
+/*
+ * fallocate() pages are holes to SEEK_DATA until written or fallocated a
+ * second time; with little room (tmpfs-size=), ENOSPC at once for a range
+ * bigger than the filesystem, else after the room is gone, taking back
+ * this call's new pages. Linux 6.18, tmpfs size=12k, the same calls.
+ */
+START_TEST(test_fallocate_holes_enospc)
+{
+	struct vt e;
+	struct stat st;
+	long f, g;
+
+	vt_begin(&e, "tmpfs-size=12k");
+	g = VT_OK(sys_open(e.t, "/g", O_CREAT | O_RDWR, 0644));
+	VT_EQ(sys_pwrite64(e.t, g, "x", 1, 0), 1);
+	f = VT_OK(sys_open(e.t, "/f", O_CREAT | O_RDWR, 0644));
+	VT_EQ(sys_fallocate(e.t, f, 0, 0, 100), 0);
+	VT_EQ(sys_lseek(e.t, f, 0, SEEK_DATA), -ENXIO);
+	VT_EQ(sys_fallocate(e.t, f, 0, 50, 1), 0);
+	VT_EQ(sys_lseek(e.t, f, 0, SEEK_DATA), 0);
+	VT_EQ(sys_lseek(e.t, f, 0, SEEK_HOLE), 100);
+	VT_EQ(sys_ftruncate(e.t, f, 0), 0);
+	VT_EQ(sys_pwrite64(e.t, f, "x", 1, 2 * PAGE), 1);
+	VT_EQ(sys_fallocate(e.t, f, 0, 0, 4 * PAGE), -ENOSPC);
+	VT_EQ(sys_fallocate(e.t, f, 0, 0, 3 * PAGE), -ENOSPC);
+	VT_EQ(sys_fstat(e.t, f, &st), 0);
+	ck_assert_int_eq(st.st_size, 2 * PAGE + 1);
+	ck_assert_int_eq(st.st_blocks, 8);
+	VT_EQ(sys_lseek(e.t, f, 0, SEEK_DATA), 2 * PAGE);
+	VT_EQ(sys_ftruncate(e.t, f, 0), 0);
+	VT_EQ(sys_fallocate(e.t, f, 0, 0, 2 * PAGE), 0);
+	VT_EQ(sys_pwrite64(e.t, g, "x", 1, PAGE), -ENOSPC);
+	VT_EQ(sys_close(e.t, f), 0);
+	VT_EQ(sys_close(e.t, g), 0);
+	vt_end(&e);
+}
+END_TEST
+
+/*
+ * Sparse files of any size cost only their pages. Linux 6.18 on tmpfs,
+ * quirk included: the last page a file can have ends at 2^63, which
+ * mapping_seek_hole_data() overflows to LLONG_MIN, so its data is not
+ * found and SEEK_HOLE in it returns LLONG_MIN.
+ */
+START_TEST(test_sparse_huge_offsets)
+{
+	const long long tib = 1ll << 40, last = LLONG_MAX & ~(long long)(PAGE - 1);
+	struct vt e;
+	struct stat st;
+	char buf[8];
+	long fd;
+
+	vt_begin(&e, "");
+	fd = VT_OK(sys_open(e.t, "/s", O_CREAT | O_RDWR | O_APPEND, 0644));
+	VT_EQ(sys_ftruncate(e.t, fd, tib), 0);
+	VT_EQ(sys_write(e.t, fd, "abc", 3), 3);
+	VT_EQ(sys_close(e.t, fd), 0);
+	fd = VT_OK(sys_open(e.t, "/s", O_RDWR, 0));
+	VT_EQ(sys_pwrite64(e.t, fd, "z", 1, 1ll << 52), 1);
+	VT_EQ(sys_fstat(e.t, fd, &st), 0);
+	ck_assert_int_eq(st.st_size, (1ll << 52) + 1);
+	ck_assert_int_eq(st.st_blocks, 16);
+	VT_EQ(sys_lseek(e.t, fd, 0, SEEK_DATA), tib);
+	VT_EQ(sys_lseek(e.t, fd, tib, SEEK_HOLE), tib + PAGE);
+	VT_EQ(sys_lseek(e.t, fd, tib + PAGE, SEEK_DATA), 1ll << 52);
+	VT_EQ(sys_pread64(e.t, fd, buf, 4, tib - 1), 4);
+	ck_assert_mem_eq(buf, "\0abc", 4);
+	VT_EQ(sys_close(e.t, fd), 0);
+	fd = VT_OK(sys_open(e.t, "/s", O_RDWR, 0644));
+	VT_EQ(sys_pwrite64(e.t, fd, "x", 1, last), 1);
+	VT_EQ(sys_pwrite64(e.t, fd, "yy", 2, LLONG_MAX - 1), -EINVAL);
+	VT_EQ(sys_pwrite64(e.t, fd, "y", 1, LLONG_MAX - 1), 1);
+	VT_EQ(sys_pwrite64(e.t, fd, "y", 1, LLONG_MAX), -EINVAL);
+	VT_EQ(sys_fstat(e.t, fd, &st), 0);
+	ck_assert_int_eq(st.st_size, LLONG_MAX);
+	ck_assert_int_eq(st.st_blocks, 24);
+	VT_EQ(sys_lseek(e.t, fd, (1ll << 52) + 1, SEEK_DATA), (1ll << 52) + 1);
+	VT_EQ(sys_lseek(e.t, fd, (1ll << 52) + PAGE, SEEK_DATA), -ENXIO);
+	VT_EQ(sys_lseek(e.t, fd, last - 1, SEEK_HOLE), last - 1);
+	VT_EQ(sys_lseek(e.t, fd, last, SEEK_HOLE), LLONG_MIN);
+	VT_EQ(sys_lseek(e.t, fd, 0, SEEK_CUR), last - 1); /* not moved by that */
+	VT_EQ(sys_ftruncate(e.t, fd, tib + 1), 0);
+	VT_EQ(sys_fstat(e.t, fd, &st), 0);
+	ck_assert_int_eq(st.st_blocks, 8);
+	VT_EQ(sys_ftruncate(e.t, fd, 0), 0);
+	VT_EQ(sys_fstat(e.t, fd, &st), 0);
+	ck_assert_int_eq(st.st_blocks, 0);
+	/* The filesystem's page count (tmpfs' used_blocks) is back to 0. */
+	ck_assert_int_eq(atomic_long_read(&e.v->shmem_pages), 0);
+	VT_EQ(sys_close(e.t, fd), 0);
+	vt_end(&e);
+}
+END_TEST
+
+/*
+ * Fifos keep 16 page-sized buffers: a write that fits merges into the
+ * last one, else it needs a free buffer (Linux 6.18: after 16 full pages
+ * and a 1-byte read, a 1-byte write is EAGAIN).
+ */
+START_TEST(test_fifo_buffers)
+{
+	static char page[PAGE], big[17 * PAGE];
+	struct vt e;
+	long fd;
+
+	vt_begin(&e, "");
+	VT_EQ(sys_mknod(e.t, "/p", S_IFIFO | 0644, 0), 0);
+	fd = VT_OK(sys_open(e.t, "/p", O_RDWR | O_NONBLOCK, 0));
+	for (int i = 0; i < 16; i++)
+		VT_EQ(sys_write(e.t, fd, page, PAGE), PAGE);
+	VT_EQ(sys_read(e.t, fd, big, 1), 1);
+	VT_EQ(sys_write(e.t, fd, "x", 1), -EAGAIN);
+	VT_EQ(sys_read(e.t, fd, big, PAGE - 1), PAGE - 1);
+	VT_EQ(sys_write(e.t, fd, "x", 1), 1);
+	VT_EQ(sys_write(e.t, fd, page, PAGE), -EAGAIN);
+	VT_EQ(sys_write(e.t, fd, "abc", 3), 3);
+	VT_EQ(sys_read(e.t, fd, big, sizeof(big)), 15 * PAGE + 4);
+	VT_EQ(sys_read(e.t, fd, big, 1), -EAGAIN);
+	/* Packets: each write a buffer, each read one packet at most. */
+	VT_EQ(sys_fcntl(e.t, fd, F_SETFL, O_DIRECT | O_NONBLOCK), 0);
+	VT_EQ(sys_write(e.t, fd, big, PAGE + 10), PAGE + 10);
+	VT_EQ(sys_write(e.t, fd, "hello", 5), 5);
+	VT_EQ(sys_read(e.t, fd, big, 100), 100);
+	VT_EQ(sys_read(e.t, fd, big, sizeof(big)), 10);
+	VT_EQ(sys_read(e.t, fd, big, sizeof(big)), 5);
+	VT_EQ(sys_read(e.t, fd, big, sizeof(big)), -EAGAIN);
+	VT_EQ(sys_close(e.t, fd), 0);
 	vt_end(&e);
 }
 END_TEST
@@ -686,6 +974,12 @@ static Suite *syscalls_suite(void)
 	tcase_add_test(tc, test_st_blocks_sparse);
 	tcase_add_test(tc, test_getdents_stable);
 	tcase_add_test(tc, test_getdents_seek_to_d_off);
+	tcase_add_test(tc, test_getdents_order);
+	tcase_add_test(tc, test_getdents_order_v66);
+	tcase_add_test(tc, test_getdents_order_negative_cache);
+	tcase_add_test(tc, test_fallocate_holes_enospc);
+	tcase_add_test(tc, test_sparse_huge_offsets);
+	tcase_add_test(tc, test_fifo_buffers);
 	tcase_add_test(tc, test_getcwd);
 	tcase_add_test(tc, test_getcwd_path_max);
 	tcase_add_test(tc, test_umask);

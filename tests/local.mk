@@ -5,3 +5,6 @@ include %D%/lib.mk
 include %D%/vfs.mk
 
 TESTS += $(check_PROGRAMS)
+
+# The ThreadSanitizer build's suppressions (AM_TESTS_ENVIRONMENT points at it).
+EXTRA_DIST += %D%/tsan.supp

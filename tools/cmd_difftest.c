@@ -4,6 +4,7 @@
  * host kernel on tmpfs, compared line by line; a mismatch is shrunk to a
  * short reproducer (tools/difftest/).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,26 +67,33 @@ static void exclude_lines(struct dt_script *s, const char *const *ex, int nex)
 static void difftest_usage(FILE *f)
 {
 	fprintf(f, "usage: vfslab difftest [--seed N] [--lines N] [--calls N | --scripts N]\n"
-		   "                       [--avoid NAMES] [--variant SPEC] [--keep-going]\n"
-		   "                       [--no-shrink] [-v]\n"
+		   "                       [--uid UID[:GID]] [--avoid NAMES] [--variant SPEC]\n"
+		   "                       [--keep-going] [--no-shrink] [-v]\n"
 		   "       vfslab difftest --script FILE\n"
-		   "       vfslab difftest --print [--seed N] [--lines N] [--avoid NAMES]\n\n"
+		   "       vfslab difftest --print [--seed N] [--lines N] [--uid UID]\n"
+		   "                       [--avoid NAMES]\n\n"
 		   "Generates random fstest scripts (many uids, deep paths, symlinks, renames,\n"
 		   "links, modes and owners, fd juggling) over a few colliding names, runs each\n"
 		   "through vfslab and through the host kernel in a fresh directory on tmpfs,\n"
 		   "and compares them line by line. A mismatch is shrunk to a short script\n"
 		   "whose last line differs. Needs root (the host side switches uids and\n"
 		   "chroots); exits 77 when not root. A long run:\n\n"
-		   "  vfslab difftest --calls 100000 --seed 1 --avoid NAMES\n\n"
-		   "with NAMES those tests/difftest.sh avoids (mismatches already reported).\n"
+		   "  vfslab difftest --calls 100000 --seed 1 --lines 500\n\n"
+		   "Lines run as root and as other uids and groups, each with its own\n"
+		   "credentials; --uid runs all but the set-up lines as one user.\n"
 		   "What depends on the host rather than on Linux (inode numbers, times,\n"
-		   "fs.protected_* where it differs from vfslab's) is never generated.\n\n"
+		   "fs.protected_* where it differs from vfslab's, SEEK_DATA/SEEK_HOLE\n"
+		   "where the host tmpfs may use large folios, a 1 TiB fallocate where it\n"
+		   "could hold one) is never generated; the vfslab side gets the host\n"
+		   "tmpfs' size (tmpfs-size=) unless --variant sets one.\n\n"
 		   "  --seed N       first script's seed (default: from the clock; printed);\n"
 		   "                 script k uses seed N+k\n"
 		   "  --lines N      lines per script (default 200)\n"
 		   "  --calls N      run scripts until N calls ran (a chain stops at its\n"
 		   "                 first error: fewer run than are generated)\n"
 		   "  --scripts N    run N scripts (default 1 without --calls)\n"
+		   "  --uid UID[:GID] every line but root's set-up lines as this user\n"
+		   "                 (and group; default the uid), not a mix of users\n"
 		   "  --script FILE  compare this script instead of random ones\n"
 		   "  --print        print the script for --seed and --lines, run nothing\n"
 		   "  --variant SPEC vfslab's variant keys (vfslab help variants)\n"
@@ -94,7 +102,7 @@ static void difftest_usage(FILE *f)
 		   "  --out FILE     write the (last) reproducer there\n"
 		   "  --tmpdir DIR   where host scratch directories go (default /dev/shm)\n"
 		   "  --exclude TEXT drop generated lines containing TEXT (repeatable)\n"
-		   "  --avoid NAME[,NAME...]  generate around a known mismatch:\n");
+		   "  --avoid NAME[,NAME...]  generate around a mismatch (all fixed):\n");
 	for (const struct dt_avoid_name *a = dt_avoid_names(); a->name; a++)
 		fprintf(f, "      %-14s %s\n", a->name, a->what);
 	fprintf(f, "  -v, --verbose  a line per script, and the shrinker's progress\n\n"
@@ -300,6 +308,7 @@ int cmd_difftest(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "exclude", required_argument, NULL, 'x' },
 		{ "avoid", required_argument, NULL, 'a' },
+		{ "uid", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -310,9 +319,10 @@ int cmd_difftest(int argc, char **argv)
 	unsigned long executed = 0;
 	bool have_seed = false, print = false, keep_going = false;
 	struct dt_policy pol;
-	char desc[512], avoids[256], *end;
+	char desc[512], avoids[256], uidopt[48] = "", *end;
 	const char *exclude[MAX_EXCLUDE];
 	unsigned int avoid_mask = 0;
+	long uid = -1, gid = -1;
 	int nexclude = 0;
 	struct statfs sfs;
 	time_t t0;
@@ -365,6 +375,24 @@ int cmd_difftest(int argc, char **argv)
 			if (parse_avoid(optarg, &avoid_mask))
 				return 2;
 			break;
+		case 'u': {
+			char *colon;
+
+			errno = 0;
+			uid = strtol(optarg, &end, 10);
+			gid = uid;
+			colon = end;
+			if (*colon == ':')
+				gid = strtol(colon + 1, &end, 10);
+			if (errno || end == optarg || *end || uid < 0 || gid < 0 ||
+			    uid > 0xfffffffeL || gid > 0xfffffffeL ||
+			    (*colon == ':' && end == colon + 1)) {
+				cli_error("difftest", "--uid: expected UID[:GID], got '%s'",
+					  optarg);
+				return 2;
+			}
+			break;
+		}
 		case 'x':
 			if (nexclude == MAX_EXCLUDE) {
 				cli_error("difftest", "at most %d --exclude", MAX_EXCLUDE);
@@ -399,9 +427,15 @@ int cmd_difftest(int argc, char **argv)
 	}
 	if (!have_seed)
 		seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 16);
-	dt_policy_from_host(&pol, desc, sizeof(desc));
+	if (!t.r.tmpdir)
+		t.r.tmpdir = default_tmpdir();
+	dt_policy_from_host(&pol, t.r.tmpdir, desc, sizeof(desc));
 	pol.avoid = avoid_mask;
+	pol.uid = uid;
+	pol.gid = gid;
 	avoid_string(avoid_mask, avoids, sizeof(avoids));
+	if (uid >= 0)
+		snprintf(uidopt, sizeof(uidopt), " --uid %ld:%ld", uid, gid);
 
 	if (print) {
 		struct dt_script s = { 0 };
@@ -411,8 +445,8 @@ int cmd_difftest(int argc, char **argv)
 			return 1;
 		}
 		exclude_lines(&s, exclude, nexclude);
-		printf("# vfslab difftest --seed %llu --lines %llu%s%s\n# %s\n", seed, lines,
-		       *avoids ? " --avoid " : "", avoids, desc);
+		printf("# vfslab difftest --seed %llu --lines %llu%s%s%s\n# %s\n", seed, lines,
+		       *avoids ? " --avoid " : "", avoids, uidopt, desc);
 		dt_script_print(&s, stdout, "");
 		dt_script_free(&s);
 		return 0;
@@ -424,8 +458,9 @@ int cmd_difftest(int argc, char **argv)
 	}
 	if (cli_config("difftest", variant, &t.r.cfg))
 		return 2;
-	if (!t.r.tmpdir)
-		t.r.tmpdir = default_tmpdir();
+	/* vfslab's tmpfs as big as the host's: fallocate's ENOSPC agrees. */
+	if (!variant || !strstr(variant, "tmpfs-size="))
+		t.r.cfg.tmpfs_size = pol.tmpfs_size;
 	if (statfs(t.r.tmpdir, &sfs) == 0 && sfs.f_type != TMPFS_MAGIC)
 		fprintf(stderr,
 			"vfslab difftest: note: %s is not tmpfs: Linux's answers may differ\n",
@@ -486,8 +521,9 @@ int cmd_difftest(int argc, char **argv)
 			exclude_lines(&s, exclude, nexclude);
 			for (size_t i = 0; i < s.n; i++)
 				sc += s.calls[i];
-			snprintf(name, sizeof(name), "seed %llu (--seed %llu --lines %llu%s%s)",
-				 seed + k, seed + k, lines, *avoids ? " --avoid " : "", avoids);
+			snprintf(name, sizeof(name), "seed %llu (--seed %llu --lines %llu%s%s%s)",
+				 seed + k, seed + k, lines, *avoids ? " --avoid " : "", avoids,
+				 uidopt);
 			c = check_script(&t, &s, name, &executed);
 			nscripts++;
 			gen_calls += sc;

@@ -1427,7 +1427,8 @@ static void world_check(struct run *r, struct worker *w)
 		park(r);
 		return;
 	}
-	r->pause = true;
+	/* Workers peek at pause without the lock between ops. */
+	__atomic_store_n(&r->pause, true, __ATOMIC_RELEASE);
 	while (r->parked + 1 < r->active)
 		pthread_cond_wait(&r->cond, &r->lock);
 	pthread_mutex_unlock(&r->lock);
@@ -1444,7 +1445,7 @@ static void world_check(struct run *r, struct worker *w)
 	r->checks++;
 
 	pthread_mutex_lock(&r->lock);
-	r->pause = false;
+	__atomic_store_n(&r->pause, false, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&r->cond);
 	pthread_mutex_unlock(&r->lock);
 }

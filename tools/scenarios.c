@@ -69,8 +69,8 @@ static const struct scenario scenarios[] = {
 		.name = "f_count",
 		.workload = "syscall2",
 		.processes = true,
-		.before = "file=v5.8",
-		.after = "file=zhang-2020",
+		.before = "file=v5.8,fref=inc-not-zero",
+		.after = "file=zhang-2020,fref=inc-not-zero",
 		.claim =
 			"moving f_count away from f_mode speeds up UnixBench syscall (all copies dup one file)",
 		.published = 3160841.0 / 2222456.0,
@@ -80,24 +80,28 @@ static const struct scenario scenarios[] = {
 		.explain =
 			"UnixBench's syscall test did close(dup(0)) in every copy until 2023, so all\n"
 			"copies took references on one struct file: the inherited stdin. In v5.8\n"
-			"f_count (offset 56) sat by f_op and f_inode and a line from f_mode; the patch\n"
-			"moved it to the end. Jan Kara rejected it: a file that is not shared - the\n"
-			"usual case - then needs two lines in fget. Compare f_count-private (each copy\n"
-			"its own file) and the one-task row of this comparison.\n",
+			"f_count (offset 56) sat by f_op and f_inode, which every close reads\n"
+			"(filp_close(): ->flush, then dnotify_flush() and locks_remove_posix() via\n"
+			"f_inode), and a line from f_mode; the patch moved it to the end. Both sides\n"
+			"count as v5.8 did (fref=inc-not-zero): dup's get_file_rcu_many() is a\n"
+			"cmpxchg loop that refuses zero, close's fput a dec_and_test. Jan Kara\n"
+			"rejected it: a file that is not shared - the usual case - then needs two\n"
+			"lines in fget. Compare f_count-private (each copy its own file) and the\n"
+			"one-task row of this comparison.\n",
 	},
 	{
 		.name = "f_count-private",
 		.workload = "syscall1",
 		.processes = true,
-		.before = "file=v5.8",
-		.after = "file=zhang-2020",
+		.before = "file=v5.8,fref=inc-not-zero",
+		.after = "file=zhang-2020,fref=inc-not-zero",
 		.claim =
 			"with a private file per copy (UnixBench since 2023) the move should buy nothing",
 		.published = 0,
 		.published_cpus = 0,
 		.source = "Jan Kara's objection, 2020; UnixBench fb4521c, 2023",
 		.explain =
-			"The same layouts as f_count, on the post-2023 UnixBench mix where every copy\n"
+			"The same variants as f_count, on the post-2023 UnixBench mix where every copy\n"
 			"dups its own pipe: no struct file is shared, so there is no contention to\n"
 			"relieve and only the second cache line the split layout touches is left.\n",
 	},

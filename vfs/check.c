@@ -160,7 +160,7 @@ int vfs_check_task_fds(struct task *t, char *err, size_t len)
 	spin_lock(files_file_lock(v, files));
 	fdt = *files_fdt(v, files);
 	for (unsigned int fd = 0; fd < fdt->max_fds && !ret; fd++) {
-		struct file *f = fdt->fd[fd];
+		struct file *f = rcu_dereference_raw(fdt->fd[fd]);
 
 		if (f)
 			ret = ck_held_file(v, f, fd, err, len);

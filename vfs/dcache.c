@@ -21,7 +21,7 @@
  *
  * Deviations from Linux: no d_op (one filesystem); lookups that miss are
  * serialized by the directory's inode lock instead of d_alloc_parallel;
- * the readdir position lives in d_fsdata (tmpfs' stable offsets); the name
+ * the readdir offset lives in d_fsdata (tmpfs' simple_offset); the name
  * hash is the word-at-a-time shape of fs/namei.c without its unaligned
  * loads past the end of the string.
  */
@@ -140,7 +140,7 @@ struct dentry *d_alloc(struct vfs *v, struct dentry *parent, const struct qstr *
 		return NULL;
 	spin_lock(d_lock(v, parent));
 	/* dget_dlock(): the lock is held, so a plain increment is safe. */
-	dentry_lockref(v, parent)->count++;
+	lockref_count_add(dentry_lockref(v, parent), 1);
 	*dentry_parent(v, d) = parent;
 	hlist_add_head(dentry_sib(v, d), dentry_children(v, parent));
 	spin_unlock(d_lock(v, parent));
@@ -211,7 +211,7 @@ unsigned int d_flags_for_inode(const struct inode *inode)
 {
 	if (!inode)
 		return DCACHE_MISS_TYPE;
-	switch (inode->i_mode & S_IFMT) {
+	switch (READ_ONCE(inode->i_mode) & S_IFMT) {
 	case S_IFDIR:
 		return DCACHE_DIRECTORY_TYPE;
 	case S_IFLNK:
@@ -223,12 +223,17 @@ unsigned int d_flags_for_inode(const struct inode *inode)
 	}
 }
 
-/* Models __d_set_inode_and_type(): d_inode first, then the type, released. */
+/*
+ * Models __d_set_inode_and_type(): d_inode first, then the type, released.
+ * The pointer is a release store too: lockless walkers follow it into the
+ * new inode, an address dependency the kernel relies on and C11 spells
+ * release/consume.
+ */
 static void __d_set_inode_and_type(struct vfs *v, struct dentry *d, struct inode *inode)
 {
 	unsigned int flags;
 
-	WRITE_ONCE(*dentry_inode(v, d), inode);
+	smp_store_release(dentry_inode(v, d), inode);
 	flags = READ_ONCE(*dentry_flags(v, d));
 	flags = (flags & ~DCACHE_ENTRY_TYPE) | d_flags_for_inode(inode);
 	smp_store_release(dentry_flags(v, d), flags);
@@ -278,7 +283,7 @@ static void dentry_unlink_inode(struct vfs *v, struct dentry *d)
 void d_delete(struct vfs *v, struct dentry *d)
 {
 	spin_lock(d_lock(v, d));
-	if (dentry_lockref(v, d)->count == 1) {
+	if (lockref_count(dentry_lockref(v, d)) == 1) {
 		dentry_unlink_inode(v, d);
 		return;
 	}
@@ -290,18 +295,18 @@ void d_delete(struct vfs *v, struct dentry *d)
 
 static void d_lru_add(struct vfs *v, struct dentry *d)
 {
-	*dentry_flags(v, d) |= DCACHE_LRU_LIST;
+	d_flags_set(v, d, DCACHE_LRU_LIST);
 	spin_lock(&v->lru_lock);
 	list_add_tail(dentry_lru(v, d), &v->lru);
-	v->nr_unused++;
+	WRITE_ONCE(v->nr_unused, v->nr_unused + 1);
 	spin_unlock(&v->lru_lock);
 }
 
 static void __d_lru_del(struct vfs *v, struct dentry *d)
 {
-	*dentry_flags(v, d) &= ~(DCACHE_LRU_LIST | DCACHE_REFERENCED);
+	d_flags_clear(v, d, DCACHE_LRU_LIST | DCACHE_REFERENCED);
 	list_del_init(dentry_lru(v, d));
-	v->nr_unused--;
+	WRITE_ONCE(v->nr_unused, v->nr_unused - 1);
 }
 
 static void d_lru_del(struct vfs *v, struct dentry *d)
@@ -329,7 +334,7 @@ static bool retain_dentry(struct vfs *v, struct dentry *d, bool locked)
 	if (!(flags & DCACHE_LRU_LIST))
 		d_lru_add(v, d);
 	else if (!(flags & DCACHE_REFERENCED))
-		*dentry_flags(v, d) |= DCACHE_REFERENCED;
+		d_flags_set(v, d, DCACHE_REFERENCED);
 	return true;
 }
 
@@ -342,7 +347,7 @@ struct dentry *dget(struct vfs *v, struct dentry *d)
 		return NULL;
 	if (v->cfg.dcount == DCOUNT_DLOCK) {
 		spin_lock(d_lock(v, d));
-		dentry_lockref(v, d)->count++;
+		lockref_count_add(dentry_lockref(v, d), 1);
 		spin_unlock(d_lock(v, d));
 	} else {
 		lockref_get(dentry_lockref(v, d), lockref_budget(v));
@@ -358,9 +363,9 @@ bool d_get_not_dead(struct vfs *v, struct dentry *d)
 	if (v->cfg.dcount == DCOUNT_LOCKREF)
 		return lockref_get_not_dead(dentry_lockref(v, d), lockref_budget(v));
 	spin_lock(d_lock(v, d));
-	ok = dentry_lockref(v, d)->count >= 0;
+	ok = lockref_count(dentry_lockref(v, d)) >= 0;
 	if (ok)
-		dentry_lockref(v, d)->count++;
+		lockref_count_add(dentry_lockref(v, d), 1);
 	spin_unlock(d_lock(v, d));
 	return ok;
 }
@@ -395,7 +400,7 @@ struct dentry *dget_parent(struct vfs *v, struct dentry *d)
 		rcu_read_unlock();
 	}
 	rcu_read_unlock();
-	dentry_lockref(v, ret)->count++;
+	lockref_count_add(dentry_lockref(v, ret), 1);
 	spin_unlock(d_lock(v, ret));
 	return ret;
 }
@@ -420,7 +425,7 @@ static struct dentry *__dentry_kill(struct vfs *v, struct dentry *d)
 		__d_set_inode_and_type(v, d, NULL);
 		raw_write_seqcount_end(dentry_seq(v, d));
 	}
-	*dentry_flags(v, d) |= DCACHE_DENTRY_KILLED;
+	d_flags_set(v, d, DCACHE_DENTRY_KILLED);
 	spin_unlock(d_lock(v, d));
 	if (inode)
 		iput(inode);
@@ -449,8 +454,8 @@ static bool fast_dput(struct vfs *v, struct dentry *d)
 
 	if (v->cfg.dcount == DCOUNT_DLOCK) {
 		spin_lock(&lr->lock);
-		if (lr->count > 1) {
-			lr->count--;
+		if (lockref_count(lr) > 1) {
+			lockref_count_add(lr, -1);
 			spin_unlock(&lr->lock);
 			return true;
 		}
@@ -459,7 +464,7 @@ static bool fast_dput(struct vfs *v, struct dentry *d)
 	ret = lockref_put_return(lr, lockref_budget(v));
 	if (unlikely(ret < 0)) {
 		spin_lock(&lr->lock);
-		if (WARN_ON_ONCE(lr->count <= 0)) {
+		if (WARN_ON_ONCE(lockref_count(lr) <= 0)) {
 			spin_unlock(&lr->lock);
 			return true;
 		}
@@ -471,19 +476,19 @@ static bool fast_dput(struct vfs *v, struct dentry *d)
 	if (retain_dentry(v, d, false))
 		return true;
 	spin_lock(&lr->lock);
-	if (lr->count || retain_dentry(v, d, true)) {
+	if (lockref_count(lr) || retain_dentry(v, d, true)) {
 		spin_unlock(&lr->lock);
 		return true;
 	}
 	return false;
 locked:
 	/* Slow path: the count is still ours to drop, under the lock. */
-	if (lr->count > 1) {
-		lr->count--;
+	if (lockref_count(lr) > 1) {
+		lockref_count_add(lr, -1);
 		spin_unlock(&lr->lock);
 		return true;
 	}
-	lr->count = 0;
+	lockref_count_set(lr, 0);
 	if (retain_dentry(v, d, true)) {
 		spin_unlock(&lr->lock);
 		return true;
@@ -584,7 +589,7 @@ static struct dentry *__d_lookup(struct vfs *v, const struct dentry *parent,
 			spin_unlock(d_lock(v, d));
 			continue;
 		}
-		dentry_lockref(v, d)->count++;
+		lockref_count_add(dentry_lockref(v, d), 1);
 		spin_unlock(d_lock(v, d));
 		found = d;
 		break;
@@ -707,14 +712,18 @@ static void __d_move(struct vfs *v, struct dentry *d, struct dentry *target, boo
 	else
 		copy_name(v, d, target);
 
-	if (old_parent != new_parent) {
-		hlist_del(dentry_sib(v, d));
-		hlist_del(dentry_sib(v, target));
-		WRITE_ONCE(*dentry_parent(v, d), new_parent);
-		WRITE_ONCE(*dentry_parent(v, target), old_parent);
-		hlist_add_head(dentry_sib(v, d), dentry_children(v, new_parent));
-		hlist_add_head(dentry_sib(v, target), dentry_children(v, old_parent));
-	}
+	/*
+	 * Both go to the head of their (new) parent's d_children, even
+	 * within one directory: tmpfs lists a directory in that order
+	 * (vfs/readdir.c), so a renamed name is listed first, and of an
+	 * exchanged pair d before target.
+	 */
+	hlist_del(dentry_sib(v, d));
+	hlist_del(dentry_sib(v, target));
+	WRITE_ONCE(*dentry_parent(v, d), new_parent);
+	WRITE_ONCE(*dentry_parent(v, target), old_parent);
+	hlist_add_head(dentry_sib(v, target), dentry_children(v, old_parent));
+	hlist_add_head(dentry_sib(v, d), dentry_children(v, new_parent));
 	__d_rehash(v, d);
 	if (exchange)
 		__d_rehash(v, target);
@@ -801,7 +810,7 @@ void shrink_dcache_lru(struct vfs *v, unsigned long target)
 		}
 		__d_lru_del(v, d);
 		spin_unlock(&v->lru_lock);
-		if (dentry_lockref(v, d)->count) {
+		if (lockref_count(dentry_lockref(v, d))) {
 			spin_unlock(d_lock(v, d));
 			continue;
 		}

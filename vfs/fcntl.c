@@ -14,7 +14,9 @@ static long setfl(struct task *t, struct file *f, unsigned long arg)
 	if ((arg & O_NOATIME) && !(*flags & O_NOATIME) &&
 	    !inode_owner_or_capable(&t->cred, file_inode(v, f)))
 		return -EPERM;
-	if ((arg & O_DIRECT) && !(file_fmode(v, f) & FMODE_CAN_ODIRECT))
+	/* A fifo takes O_DIRECT (pipe packet mode), though open() refused it. */
+	if ((arg & O_DIRECT) && !S_ISFIFO(READ_ONCE(file_inode(v, f)->i_mode)) &&
+	    !(file_fmode(v, f) & FMODE_CAN_ODIRECT))
 		return -EINVAL;
 	/* Only a file with ->fasync (here: fifos) keeps FASYNC. */
 	if (*file_op(v, f) != &fifo_operations)

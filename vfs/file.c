@@ -420,7 +420,7 @@ static struct fd __fget_light(struct task *t, unsigned int fd, unsigned int mask
 
 		if (fd >= fdt->max_fds)
 			return EMPTY_FD;
-		file = fdt->fd[fd];
+		file = rcu_dereference_raw(fdt->fd[fd]);
 		if (!file || unlikely(file_fmode(v, file) & mask))
 			return EMPTY_FD;
 		return (struct fd){ (unsigned long)file };
@@ -477,7 +477,7 @@ static struct file *file_close_fd_locked(struct vfs *v, struct files_struct *fil
 
 	if (fd >= fdt->max_fds)
 		return NULL;
-	file = fdt->fd[fd];
+	file = rcu_dereference_raw(fdt->fd[fd]);
 	if (file) {
 		rcu_assign_pointer(fdt->fd[fd], NULL);
 		__put_unused_fd(v, files, fd);
@@ -485,19 +485,30 @@ static struct file *file_close_fd_locked(struct vfs *v, struct files_struct *fil
 	return file;
 }
 
-/* Models close_fd() as close(2) runs it (file_close_fd + fput_close). */
+/*
+ * Models close(2) (fs/open.c: file_close_fd(), filp_flush(), then the put:
+ * fput_close_sync() since 2025, here fput_close()). The fd is gone whatever
+ * ->flush says, so a restart code from it becomes EINTR.
+ */
 int close_fd(struct task *t, unsigned int fd)
 {
 	struct vfs *v = t->vfs;
 	struct file *file;
+	int retval;
 
 	spin_lock(files_file_lock(v, t->files));
 	file = file_close_fd_locked(v, t->files, fd);
 	spin_unlock(files_file_lock(v, t->files));
 	if (!file)
 		return -EBADF;
+	retval = filp_flush(v, file, t->files);
 	fput_close(v, file);
-	return 0;
+	if (likely(retval == 0))
+		return 0;
+	if (unlikely(retval == -ERESTARTSYS || retval == -ERESTARTNOINTR ||
+		     retval == -ERESTARTNOHAND || retval == -ERESTART_RESTARTBLOCK))
+		retval = -EINTR;
+	return retval;
 }
 
 /* Models f_dupfd(). */
@@ -521,7 +532,7 @@ static int do_dup2(struct task *t, struct file *file, unsigned int fd, unsigned 
 {
 	struct vfs *v = t->vfs;
 	struct fdtable *fdt = files_fdtable(v, t->files);
-	struct file *tofree = fdt->fd[fd];
+	struct file *tofree = rcu_dereference_raw(fdt->fd[fd]);
 
 	/* A slot reserved by alloc_fd() but not installed yet: EBUSY. */
 	if (!tofree && fd_is_open(fd, fdt)) {
@@ -533,7 +544,7 @@ static int do_dup2(struct task *t, struct file *file, unsigned int fd, unsigned 
 	__set_open_fd(fd, fdt, flags & O_CLOEXEC);
 	spin_unlock(files_file_lock(v, t->files));
 	if (tofree)
-		fput_close(v, tofree);
+		filp_close(v, tofree, t->files);
 	return fd;
 }
 
@@ -688,7 +699,7 @@ struct files_struct *dup_fd(struct vfs *v, struct files_struct *oldf, int *errp)
 	}
 	copy_fd_bitmaps(new_fdt, old_fdt, open_files);
 	for (unsigned int i = 0; i < open_files; i++) {
-		struct file *f = old_fdt->fd[i];
+		struct file *f = rcu_dereference_raw(old_fdt->fd[i]);
 
 		if (f)
 			get_file(v, f);
@@ -709,7 +720,7 @@ void get_files_struct(struct vfs *v, struct files_struct *files)
 	atomic_inc(files_count(v, files));
 }
 
-/* Models put_files_struct() + close_files(). */
+/* Models put_files_struct() + close_files(): filp_close() every open fd. */
 void put_files_struct(struct vfs *v, struct files_struct *files)
 {
 	struct fdtable *fdt;
@@ -724,7 +735,7 @@ void put_files_struct(struct vfs *v, struct files_struct *files)
 			struct file *file = fdt->fd[j];
 
 			if ((set & 1) && file)
-				fput_close(v, file);
+				filp_close(v, file, files);
 		}
 	}
 	if (fdt != files_fdtab(v, files))
@@ -777,7 +788,7 @@ long sys_close_range(struct task *t, unsigned int fd, unsigned int max_fd, unsig
 
 			if (file) {
 				spin_unlock(files_file_lock(v, files));
-				fput_close(v, file);
+				filp_close(v, file, files);
 				spin_lock(files_file_lock(v, files));
 			}
 		}
@@ -807,7 +818,7 @@ int files_check_invariants(struct vfs *v, struct files_struct *files, char *err,
 		}
 	}
 	for (unsigned int fd = 0; fd < fdt->max_fds && !ret; fd++) {
-		if (fdt->fd[fd] && !fd_is_open(fd, fdt)) {
+		if (rcu_dereference_raw(fdt->fd[fd]) && !fd_is_open(fd, fdt)) {
 			snprintf(err, len, "fd %u: file installed but not in open_fds", fd);
 			ret = -1;
 		}

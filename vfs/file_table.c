@@ -46,10 +46,10 @@ struct file *alloc_file(struct vfs *v, const struct path *path, unsigned int fla
 	} else {
 		/* OPEN_FMODE(): O_RDONLY -> READ, O_WRONLY -> WRITE, 2 -> both, 3 -> none. */
 		fmode = ((flags + 1) & O_ACCMODE) | FMODE_OPENED;
-		if (S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode))
+		if (S_ISREG(READ_ONCE(inode->i_mode)) || S_ISDIR(READ_ONCE(inode->i_mode)))
 			fmode |= FMODE_ATOMIC_POS | FMODE_LSEEK | FMODE_PREAD | FMODE_PWRITE;
 		/* tmpfs does direct I/O on regular files only (shmem_file_open). */
-		if (S_ISREG(inode->i_mode))
+		if (S_ISREG(READ_ONCE(inode->i_mode)))
 			fmode |= FMODE_CAN_ODIRECT;
 		if (fmode & FMODE_READ)
 			fmode |= FMODE_CAN_READ;

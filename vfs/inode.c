@@ -29,8 +29,8 @@ static void inode_init_owner(const struct cred *cred, struct inode *inode, const
 			     umode_t mode)
 {
 	inode->i_uid = cred->fsuid;
-	if (dir && (dir->i_mode & S_ISGID)) {
-		inode->i_gid = dir->i_gid;
+	if (dir && (READ_ONCE(dir->i_mode) & S_ISGID)) {
+		inode->i_gid = READ_ONCE(dir->i_gid);
 		if (S_ISDIR(mode))
 			mode |= S_ISGID;
 	} else {
@@ -38,7 +38,7 @@ static void inode_init_owner(const struct cred *cred, struct inode *inode, const
 	}
 	/* mode_strip_sgid(): no setgid file for a group the creator lacks. */
 	if (!S_ISDIR(mode) && (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP) && dir &&
-	    (dir->i_mode & S_ISGID) && !in_group_p(cred, inode->i_gid) && !capable(cred))
+	    (READ_ONCE(dir->i_mode) & S_ISGID) && !in_group_p(cred, inode->i_gid) && !capable(cred))
 		mode &= ~S_ISGID;
 	inode->i_mode = mode;
 }
@@ -157,9 +157,9 @@ void inode_touch(struct inode *inode, bool m, bool c)
 	current_time(&now);
 	spin_lock(&inode->i_lock);
 	if (m)
-		inode->i_mtime = now;
+		inode_set_time(&inode->i_mtime, now);
 	if (c)
-		inode->i_ctime = now;
+		inode_set_time(&inode->i_ctime, now);
 	spin_unlock(&inode->i_lock);
 }
 
@@ -178,9 +178,9 @@ void inode_fill_stat(const struct inode *inode, struct stat *st)
 	st->st_blksize = 4096;
 	/* tmpfs counts the pages it holds, in 512-byte blocks: sparse is cheap. */
 	st->st_blocks = READ_ONCE(inode->i_blocks);
-	st->st_atim = inode->i_atime;
-	st->st_mtim = inode->i_mtime;
-	st->st_ctim = inode->i_ctime;
+	st->st_atim = inode_get_time(&inode->i_atime);
+	st->st_mtim = inode_get_time(&inode->i_mtime);
+	st->st_ctim = inode_get_time(&inode->i_ctime);
 }
 
 /*
@@ -197,7 +197,7 @@ umode_t should_remove_privs(const struct cred *cred, const struct inode *inode)
 		return 0;
 	if (mode & S_ISUID)
 		kill |= S_ISUID;
-	if ((mode & S_ISGID) && ((mode & S_IXGRP) || !in_group_p(cred, inode->i_gid)))
+	if ((mode & S_ISGID) && ((mode & S_IXGRP) || !in_group_p(cred, READ_ONCE(inode->i_gid))))
 		kill |= S_ISGID;
 	return kill;
 }
@@ -227,7 +227,7 @@ int notify_change_mode(struct task *t, struct inode *inode, mode_t mode)
 		return -EPERM;
 	mode &= S_IALLUGO;
 	spin_lock(&inode->i_lock);
-	if ((mode & S_ISGID) && !in_group_p(cred, inode->i_gid) && !fs_capable(cred))
+	if ((mode & S_ISGID) && !in_group_p(cred, READ_ONCE(inode->i_gid)) && !fs_capable(cred))
 		mode &= ~S_ISGID;
 	WRITE_ONCE(inode->i_mode, (inode->i_mode & S_IFMT) | mode);
 	spin_unlock(&inode->i_lock);

@@ -49,6 +49,7 @@ struct file; /* laid out at run time */
 struct files_struct; /* laid out at run time */
 struct inode;
 struct file_operations;
+struct file_lock_context; /* never allocated: vfslab has no file locks */
 
 /* include/linux/dcache.h */
 struct qstr {
@@ -133,6 +134,9 @@ struct vfs {
 	int next_pid;
 	unsigned long next_ino;
 	unsigned long next_cred_id;
+
+	/* tmpfs' used_blocks: the pages files hold, against size= (vfs/shmem.c). */
+	atomic_long_t shmem_pages __cacheline_aligned;
 };
 
 /* ---- run-time layout accessors ---- */
@@ -221,20 +225,39 @@ static inline bool d_is_symlink(const struct vfs *v, const struct dentry *d)
 	return __d_entry_type(v, d) == DCACHE_SYMLINK_TYPE;
 }
 
+/*
+ * d_flags changes under d_lock while RCU walkers read it locklessly: the
+ * kernel's plain "d_flags |= X" with d_lock held, as one relaxed load and
+ * store so that the model has no plain/atomic races.
+ */
+static inline void d_flags_set(const struct vfs *v, struct dentry *d, unsigned int bits)
+{
+	WRITE_ONCE(*dentry_flags(v, d), READ_ONCE(*dentry_flags(v, d)) | bits);
+}
+
+static inline void d_flags_clear(const struct vfs *v, struct dentry *d, unsigned int bits)
+{
+	WRITE_ONCE(*dentry_flags(v, d), READ_ONCE(*dentry_flags(v, d)) & ~bits);
+}
+
 static inline bool d_is_reg(const struct vfs *v, const struct dentry *d)
 {
 	return __d_entry_type(v, d) == DCACHE_REGULAR_TYPE;
 }
 
+/* d_inode can change under d_lock while a holder of a reference reads it. */
 static inline struct inode *d_inode(const struct vfs *v, const struct dentry *d)
 {
-	return *dentry_inode(v, d);
+	return READ_ONCE(*dentry_inode(v, d));
 }
 
-/* The RCU-walk read of d_inode. */
+/*
+ * The RCU-walk read of d_inode: a consume load pairing with the release in
+ * __d_set_inode_and_type(), so the walker sees the new inode's fields.
+ */
 static inline struct inode *d_inode_rcu(const struct vfs *v, const struct dentry *d)
 {
-	return READ_ONCE(*dentry_inode(v, d));
+	return __atomic_load_n(dentry_inode(v, d), __ATOMIC_CONSUME);
 }
 
 static inline struct dentry *d_parent(const struct vfs *v, const struct dentry *d)
@@ -286,6 +309,13 @@ void dcache_fini(struct vfs *v);
 void d_genocide_root(struct vfs *v);
 int d_path_name(struct vfs *v, const struct dentry *d, char *buf, size_t len);
 
+/* tmpfs' directory offsets (vfs/readdir.c) */
+void simple_offset_add(struct vfs *v, struct inode *dir, struct dentry *d);
+void simple_offset_rename(struct vfs *v, struct inode *new_dir, struct dentry *old_dentry,
+			  struct dentry *target);
+void simple_offset_rename_exchange(struct vfs *v, struct dentry *a, struct dentry *b);
+long long offset_dir_llseek(struct vfs *v, struct file *f, long long offset, int whence);
+
 /* fs/namei.c's name hash, salted with the parent pointer */
 uint32_t full_name_hash(const void *salt, const char *name, unsigned int len);
 
@@ -323,6 +353,12 @@ struct inode {
 	unsigned long i_dir_offset; /* next stable readdir offset (dirs) */
 	struct shmem_pages *i_pages; /* file data, RCU-published */
 	struct pipe_inode_info *i_pipe; /* fifos */
+	/*
+	 * The file-lock context (POSIX locks, flock, leases). vfslab has no
+	 * file locks, so it is always NULL; filp_flush() reads it, as
+	 * locks_remove_posix() does on every close, and stops there.
+	 */
+	struct file_lock_context *i_flctx;
 	struct rcu_head i_rcu;
 };
 
@@ -374,6 +410,23 @@ static inline bool fs_capable(const struct cred *cred)
 	return cred->fsuid == 0;
 }
 void inode_touch(struct inode *inode, bool m, bool c);
+
+/*
+ * Timestamps change under i_lock and stat reads them without it, as the
+ * kernel's generic_fillattr() does (a torn pair is possible there too): one
+ * relaxed access per word, so the model has no plain data races.
+ */
+static inline void inode_set_time(struct timespec *t, struct timespec ts)
+{
+	WRITE_ONCE(t->tv_sec, ts.tv_sec);
+	WRITE_ONCE(t->tv_nsec, ts.tv_nsec);
+}
+
+static inline struct timespec inode_get_time(const struct timespec *t)
+{
+	return (struct timespec){ .tv_sec = READ_ONCE(t->tv_sec),
+				  .tv_nsec = READ_ONCE(t->tv_nsec) };
+}
 umode_t should_remove_privs(const struct cred *cred, const struct inode *inode);
 void remove_privs(const struct cred *cred, struct inode *inode);
 void current_time(struct timespec *ts);
@@ -410,6 +463,12 @@ struct file_operations {
 	long (*write)(struct vfs *v, struct file *f, const void *buf, size_t n, long long *pos);
 	bool iterate_shared; /* a directory: fdget_pos always locks */
 	void (*release)(struct vfs *v, struct file *f);
+	/*
+	 * ->flush(file, fl_owner_t id), run by filp_flush() on every close of
+	 * an fd. NULL in every vfslab file system (tmpfs has none either); the
+	 * tests set one.
+	 */
+	int (*flush)(struct vfs *v, struct file *f, struct files_struct *id);
 };
 
 extern const struct file_operations shmem_file_operations;
@@ -425,6 +484,14 @@ void fput(struct vfs *v, struct file *f);
 void fput_close(struct vfs *v, struct file *f);
 unsigned long file_count(struct vfs *v, struct file *f);
 bool file_needs_f_pos_lock(struct vfs *v, struct file *f);
+int filp_flush(struct vfs *v, struct file *f, struct files_struct *id); /* vfs/open.c */
+int filp_close(struct vfs *v, struct file *f, struct files_struct *id);
+
+/* include/linux/errno.h: ->flush's restart codes, which close(2) turns into EINTR */
+#define ERESTARTSYS 512
+#define ERESTARTNOINTR 513
+#define ERESTARTNOHAND 514
+#define ERESTART_RESTARTBLOCK 516
 
 static inline unsigned int file_fmode(const struct vfs *v, const struct file *f)
 {
@@ -445,6 +512,9 @@ struct fs_struct {
 	mode_t umask;
 	struct path root, pwd;
 };
+
+/* Models current_umask(): threads sharing fs_struct may umask(2) meanwhile. */
+#define current_umask(t) READ_ONCE((t)->fs->umask)
 
 struct task {
 	struct vfs *vfs;

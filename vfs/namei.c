@@ -369,7 +369,8 @@ static int may_lookup(struct nameidata *nd)
 		return 0;
 	err = inode_permission(&nd->task->cred, nd->inode, MAY_EXEC);
 
-	trace(nd, WALK_EV_PERMISSION, nd->path.dentry, NULL, 0, nd->inode->i_mode, 0, err);
+	trace(nd, WALK_EV_PERMISSION, nd->path.dentry, NULL, 0, READ_ONCE(nd->inode->i_mode), 0,
+	      err);
 	return err;
 }
 
@@ -451,7 +452,7 @@ static int may_follow_link(struct nameidata *nd, const struct inode *inode)
 
 	if ((nd->dir_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH))
 		return 0;
-	if (fsuid == inode->i_uid || nd->dir_uid == inode->i_uid)
+	if (fsuid == READ_ONCE(inode->i_uid) || nd->dir_uid == READ_ONCE(inode->i_uid))
 		return 0;
 	if (nd->flags & LOOKUP_RCU)
 		return -ECHILD;
@@ -641,8 +642,8 @@ static int link_path_walk(const char *name, struct nameidata *nd)
 OK:
 			/* The last component: stop at the parent unless inside a link. */
 			if (!depth) {
-				nd->dir_uid = nd->inode->i_uid;
-				nd->dir_mode = nd->inode->i_mode;
+				nd->dir_uid = READ_ONCE(nd->inode->i_uid);
+				nd->dir_mode = READ_ONCE(nd->inode->i_mode);
 				nd->flags &= ~LOOKUP_PARENT;
 				return 0;
 			}
@@ -840,9 +841,9 @@ static struct dentry *lookup_one_qstr_excl(struct vfs *v, const struct qstr *nam
 static bool check_sticky(const struct cred *cred, const struct inode *dir,
 			 const struct inode *inode)
 {
-	if (!(dir->i_mode & S_ISVTX))
+	if (!(READ_ONCE(dir->i_mode) & S_ISVTX))
 		return false;
-	if (inode->i_uid == cred->fsuid || dir->i_uid == cred->fsuid)
+	if (READ_ONCE(inode->i_uid) == cred->fsuid || READ_ONCE(dir->i_uid) == cred->fsuid)
 		return false;
 	return !fs_capable(cred);
 }
@@ -918,14 +919,6 @@ static void set_nlink(struct inode *inode, int delta)
 	spin_unlock(&inode->i_lock);
 }
 
-/* Give a new child of dir its stable readdir offset (simple_offset_add()). */
-static void offset_add(struct vfs *v, struct inode *dir, struct dentry *d)
-{
-	spin_lock(&dir->i_lock);
-	*dentry_fsdata(v, d) = dir->i_dir_offset++;
-	spin_unlock(&dir->i_lock);
-}
-
 /*
  * Models shmem_mknod() and friends: a new inode instantiated into a
  * negative dentry, pinned with an extra reference as tmpfs does.
@@ -951,7 +944,7 @@ static int shmem_mknod(struct task *t, struct inode *dir, struct dentry *d, umod
 	if (S_ISDIR(mode))
 		set_nlink(dir, 1);
 	dir_size_add(dir, BOGO_DIRENT_SIZE);
-	offset_add(v, dir, d);
+	simple_offset_add(v, dir, d);
 	d_instantiate(v, d, inode);
 	dget(v, d); /* pin: tmpfs dentries live as long as their names */
 	return 0;
@@ -1050,7 +1043,7 @@ long sys_mknodat(struct task *t, int dfd, const char *name, mode_t mode, dev_t d
 		return PTR_ERR(d);
 	if (!(mode & S_IFMT))
 		mode |= S_IFREG;
-	mode = (mode & S_IFMT) | (mode & S_IALLUGO & ~t->fs->umask);
+	mode = (mode & S_IFMT) | (mode & S_IALLUGO & ~current_umask(t));
 	error = may_create(t, d_inode(v, path.dentry), d);
 	/* A whiteout (char 0:0) needs no CAP_MKNOD. */
 	if (!error && (S_ISCHR(mode) || S_ISBLK(mode)) && !capable(&t->cred) &&
@@ -1077,7 +1070,7 @@ long sys_mkdirat(struct task *t, int dfd, const char *name, mode_t mode)
 
 	if (IS_ERR(d))
 		return PTR_ERR(d);
-	mode = S_IFDIR | (mode & (S_IRWXUGO | S_ISVTX) & ~t->fs->umask);
+	mode = S_IFDIR | (mode & (S_IRWXUGO | S_ISVTX) & ~current_umask(t));
 	error = may_create(t, d_inode(v, path.dentry), d);
 	if (!error)
 		error = shmem_mknod(t, d_inode(v, path.dentry), d, mode, 0, NULL);
@@ -1118,7 +1111,7 @@ long sys_symlink(struct task *t, const char *target, const char *name)
 static int may_linkat(struct task *t, struct inode *inode)
 {
 	const struct cred *cred = &t->cred;
-	umode_t mode = inode->i_mode;
+	umode_t mode = READ_ONCE(inode->i_mode);
 
 	if (inode_owner_or_capable(cred, inode))
 		return 0;
@@ -1175,7 +1168,7 @@ long sys_linkat(struct task *t, int olddfd, const char *oldname, int newdfd, con
 	/* vfs_link() */
 	if (!error)
 		error = may_create(t, dir, new_dentry);
-	if (!error && S_ISDIR(inode->i_mode))
+	if (!error && S_ISDIR(READ_ONCE(inode->i_mode)))
 		error = -EPERM;
 	if (!error && !READ_ONCE(inode->i_nlink) && !(inode->i_flags & I_LINKABLE))
 		error = -ENOENT;
@@ -1186,7 +1179,7 @@ long sys_linkat(struct task *t, int olddfd, const char *oldname, int newdfd, con
 		inode_touch(inode, false, true);
 		ihold(inode);
 		dir_size_add(dir, BOGO_DIRENT_SIZE);
-		offset_add(v, dir, new_dentry);
+		simple_offset_add(v, dir, new_dentry);
 		d_instantiate(v, new_dentry, inode);
 		dget(v, new_dentry);
 	}
@@ -1412,12 +1405,7 @@ static int vfs_rename(struct task *t, struct inode *old_dir, struct dentry *old_
 		inode_touch(new_dir, true, true);
 		inode_touch(source, false, true);
 		inode_touch(target, false, true);
-		{
-			unsigned long o = *dentry_fsdata(v, old_dentry);
-
-			*dentry_fsdata(v, old_dentry) = *dentry_fsdata(v, new_dentry);
-			*dentry_fsdata(v, new_dentry) = o;
-		}
+		simple_offset_rename_exchange(v, old_dentry, new_dentry);
 		d_exchange(v, old_dentry, new_dentry);
 		return 0;
 	}
@@ -1447,6 +1435,9 @@ static int vfs_rename(struct task *t, struct inode *old_dir, struct dentry *old_
 		set_nlink(old_dir, -1);
 		set_nlink(new_dir, 1);
 	}
+	/* 6.14+ gives the renamed name its offset before making the whiteout. */
+	if (v->cfg.readdir == READDIR_V614)
+		simple_offset_rename(v, new_dir, old_dentry, target ? new_dentry : NULL);
 	if (flags & RENAME_WHITEOUT) {
 		/* shmem_whiteout(): a char 0:0 node where the old name was. */
 		struct dentry *wh = d_alloc(v, d_parent(v, old_dentry), dentry_name(v, old_dentry));
@@ -1467,7 +1458,8 @@ static int vfs_rename(struct task *t, struct inode *old_dir, struct dentry *old_
 	dir_size_add(old_dir, -BOGO_DIRENT_SIZE);
 	dir_size_add(new_dir, BOGO_DIRENT_SIZE);
 	inode_touch(source, false, true);
-	offset_add(v, new_dir, old_dentry);
+	if (v->cfg.readdir != READDIR_V614)
+		simple_offset_rename(v, new_dir, old_dentry, target ? new_dentry : NULL);
 	d_move(v, old_dentry, new_dentry);
 	return 0;
 }
@@ -1622,7 +1614,7 @@ static int may_open(struct task *t, const struct path *path, int acc_mode, int f
 
 	if (!inode)
 		return -ENOENT;
-	switch (inode->i_mode & S_IFMT) {
+	switch (READ_ONCE(inode->i_mode) & S_IFMT) {
 	case S_IFLNK:
 		return -ELOOP;
 	case S_IFDIR:
@@ -1659,7 +1651,7 @@ static int vfs_open(struct task *t, const struct path *path, int flags, struct f
 	if (flags & O_PATH) {
 		fop = &path_operations;
 	} else {
-		switch (inode->i_mode & S_IFMT) {
+		switch (READ_ONCE(inode->i_mode) & S_IFMT) {
 		case S_IFREG:
 		case S_IFLNK:
 			fop = &shmem_file_operations;
@@ -1723,7 +1715,7 @@ static struct dentry *lookup_open(struct task *t, struct nameidata *nd, const st
 	/* may_o_create(), then vfs_create()'s may_create() */
 	error = may_create(t, dir_inode, d);
 	if (!error) {
-		umode_t mode = S_IFREG | (op->mode & S_IALLUGO & ~t->fs->umask);
+		umode_t mode = S_IFREG | (op->mode & S_IALLUGO & ~current_umask(t));
 
 		error = shmem_mknod(t, dir_inode, d, mode, 0, NULL);
 	}
@@ -1757,7 +1749,8 @@ static int do_tmpfile(struct task *t, struct nameidata *nd, const struct open_fl
 	path.dentry = d_alloc(v, nd->path.dentry, &slash);
 	if (!path.dentry)
 		return -ENOMEM;
-	inode = new_inode(v, &t->cred, dir, S_IFREG | (op->mode & S_IALLUGO & ~t->fs->umask), 0);
+	inode = new_inode(v, &t->cred, dir, S_IFREG | (op->mode & S_IALLUGO & ~current_umask(t)),
+			  0);
 	if (!inode) {
 		dput(v, path.dentry);
 		return -ENOSPC;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * open, access, chdir, chmod, chown, truncate, utimensat, umask and getcwd.
- * Models fs/open.c, fs/utimes.c and fs/d_path.c's getcwd.
+ * open, access, chdir, chmod, chown, truncate, utimensat, umask and getcwd,
+ * and the flush every close runs (filp_flush, filp_close). Models
+ * fs/open.c, fs/utimes.c and fs/d_path.c's getcwd.
  */
 #include <linux/falloc.h>
 
@@ -41,6 +42,67 @@ long sys_creat(struct task *t, const char *path, mode_t mode)
 }
 
 /*
+ * Models dnotify_flush()'s entry test: only a directory can carry dnotify
+ * marks. vfslab has no dnotify, so a directory has none to drop either.
+ */
+static void dnotify_flush(struct vfs *v, struct file *filp)
+{
+	struct inode *inode = READ_ONCE(*file_inodep(v, filp));
+
+	if (!S_ISDIR(READ_ONCE(inode->i_mode)))
+		return;
+}
+
+/*
+ * Models locks_remove_posix()'s entry test: no lock context, no POSIX
+ * locks to drop. vfslab has no file locks: i_flctx is always NULL.
+ */
+static void locks_remove_posix(struct vfs *v, struct file *filp)
+{
+	struct inode *inode = READ_ONCE(*file_inodep(v, filp));
+	struct file_lock_context *ctx = smp_load_acquire(&inode->i_flctx);
+
+	WARN_ON_ONCE(ctx != NULL);
+}
+
+/*
+ * Models filp_flush() (fs/open.c; filp_close()'s first half before it was
+ * split out for close(2)): what every close of an fd does to the file
+ * besides dropping the table's reference. It does little on tmpfs, but it
+ * reads the count (the "file count is 0" data-corruption check), f_op
+ * (->flush), f_mode (FMODE_PATH) and, through f_inode, the inode's i_mode
+ * and i_flctx; the layout decides which of those share a line with the
+ * count. The loads are READ_ONCE so that the compiler keeps them, as the
+ * kernel's out-of-line callees do. Returns ->flush's result.
+ */
+int filp_flush(struct vfs *v, struct file *filp, struct files_struct *id)
+{
+	const struct file_operations *fop;
+	int retval = 0;
+
+	/* CHECK_DATA_CORRUPTION(file_count(filp) == 0, ...) */
+	if (WARN_ON_ONCE(file_count(v, filp) == 0))
+		return 0;
+	fop = READ_ONCE(*file_op(v, filp));
+	if (fop->flush)
+		retval = fop->flush(v, filp, id);
+	if (likely(!(file_fmode(v, filp) & FMODE_PATH))) {
+		dnotify_flush(v, filp);
+		locks_remove_posix(v, filp);
+	}
+	return retval;
+}
+
+/* Models filp_close(): flush, then put the reference the fd table held. */
+int filp_close(struct vfs *v, struct file *filp, struct files_struct *id)
+{
+	int retval = filp_flush(v, filp, id);
+
+	fput_close(v, filp);
+	return retval;
+}
+
+/*
  * Models do_faccessat(): the check uses the real uid and gid (unless
  * AT_EACCESS), for the walk's search permissions too.
  */
@@ -69,8 +131,8 @@ long sys_faccessat(struct task *t, int dfd, const char *name, int mode, int flag
 	if (res)
 		goto out;
 	inode = d_inode(t->vfs, path.dentry);
-	if ((mode & X_OK) && S_ISREG(inode->i_mode) && fs_capable(&t->cred) &&
-	    !(inode->i_mode & (S_IXUSR | S_IXGRP | S_IXOTH)))
+	if ((mode & X_OK) && S_ISREG(READ_ONCE(inode->i_mode)) && fs_capable(&t->cred) &&
+	    !(READ_ONCE(inode->i_mode) & (S_IXUSR | S_IXGRP | S_IXOTH)))
 		res = -EACCES;
 	else
 		res = inode_permission(&t->cred, inode, mode);
@@ -166,12 +228,10 @@ out:
 	return ret;
 }
 
+/* Models umask(2): an exchange, since threads sharing fs_struct race on it. */
 long sys_umask(struct task *t, mode_t mask)
 {
-	mode_t old = t->fs->umask;
-
-	t->fs->umask = mask & S_IRWXUGO;
-	return old;
+	return __atomic_exchange_n(&t->fs->umask, mask & S_IRWXUGO, __ATOMIC_RELAXED);
 }
 
 /* ---- attributes ---- */
@@ -187,7 +247,7 @@ static long chmod_path(struct task *t, int dfd, const char *name, mode_t mode,
 		return error;
 	inode = d_inode(t->vfs, path.dentry);
 	/* fchmodat2(AT_SYMLINK_NOFOLLOW) on a link: no mode to change. */
-	if (S_ISLNK(inode->i_mode))
+	if (S_ISLNK(READ_ONCE(inode->i_mode)))
 		error = -EOPNOTSUPP;
 	else
 		error = notify_change_mode(t, inode, mode);
@@ -298,9 +358,9 @@ long sys_truncate(struct task *t, const char *name, off_t length)
 	if (error)
 		return error;
 	inode = d_inode(t->vfs, path.dentry);
-	if (S_ISDIR(inode->i_mode))
+	if (S_ISDIR(READ_ONCE(inode->i_mode)))
 		error = -EISDIR;
-	else if (!S_ISREG(inode->i_mode))
+	else if (!S_ISREG(READ_ONCE(inode->i_mode)))
 		error = -EINVAL;
 	else
 		error = inode_permission(&t->cred, inode, MAY_WRITE);
@@ -325,7 +385,7 @@ long sys_ftruncate(struct task *t, int fd, off_t length)
 	if (fd < 0 || !file)
 		return -EBADF;
 	inode = file_inode(t->vfs, file);
-	if (!S_ISREG(inode->i_mode) || !(file_fmode(t->vfs, file) & FMODE_WRITE))
+	if (!S_ISREG(READ_ONCE(inode->i_mode)) || !(file_fmode(t->vfs, file) & FMODE_WRITE))
 		error = -EINVAL;
 	else
 		error = vfs_truncate_inode(t, inode, length);
@@ -355,11 +415,11 @@ long sys_fallocate(struct task *t, int fd, int mode, off_t offset, off_t len)
 		err = -EOPNOTSUPP;
 	else if (!(file_fmode(t->vfs, file) & FMODE_WRITE))
 		err = -EBADF;
-	else if (S_ISFIFO(inode->i_mode))
+	else if (S_ISFIFO(READ_ONCE(inode->i_mode)))
 		err = -ESPIPE;
-	else if (S_ISDIR(inode->i_mode))
+	else if (S_ISDIR(READ_ONCE(inode->i_mode)))
 		err = -EISDIR;
-	else if (!S_ISREG(inode->i_mode))
+	else if (!S_ISREG(READ_ONCE(inode->i_mode)))
 		err = -ENODEV;
 	else if (__builtin_add_overflow(offset, len, &end))
 		err = -EFBIG;
@@ -417,10 +477,12 @@ static int utimes_inode(struct task *t, struct inode *inode, const struct timesp
 	current_time(&now);
 	spin_lock(&inode->i_lock);
 	if (set_a)
-		inode->i_atime = times && times[0].tv_nsec != UTIME_NOW ? times[0] : now;
+		inode_set_time(&inode->i_atime,
+			       times && times[0].tv_nsec != UTIME_NOW ? times[0] : now);
 	if (set_m)
-		inode->i_mtime = times && times[1].tv_nsec != UTIME_NOW ? times[1] : now;
-	inode->i_ctime = now;
+		inode_set_time(&inode->i_mtime,
+			       times && times[1].tv_nsec != UTIME_NOW ? times[1] : now);
+	inode_set_time(&inode->i_ctime, now);
 	spin_unlock(&inode->i_lock);
 	return 0;
 }

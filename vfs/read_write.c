@@ -150,31 +150,21 @@ static long long vfs_llseek(struct vfs *v, struct file *f, long long offset, int
 
 	if (!(file_fmode(v, f) & FMODE_LSEEK))
 		return -ESPIPE;
-	if (S_ISDIR(inode->i_mode)) {
-		switch (whence) {
-		case SEEK_CUR:
-			offset += *fpos;
-			break;
-		case SEEK_SET:
-			break;
-		default:
-			return -EINVAL;
-		}
-		if (offset < 0)
-			return -EINVAL;
-		*fpos = offset;
-		return offset;
-	}
+	if (S_ISDIR(READ_ONCE(inode->i_mode)))
+		return offset_dir_llseek(v, f, offset, whence);
+	/* The kernel's sums wrap (-fno-strict-overflow) to a negative: EINVAL. */
 	switch (whence) {
 	case SEEK_SET:
 		break;
 	case SEEK_CUR:
 		if (offset == 0)
 			return *fpos;
-		offset += *fpos;
+		if (__builtin_add_overflow(offset, *fpos, &offset))
+			return -EINVAL;
 		break;
 	case SEEK_END:
-		offset += size;
+		if (__builtin_add_overflow(offset, size, &offset))
+			return -EINVAL;
 		break;
 	case SEEK_DATA:
 	case SEEK_HOLE:

@@ -5,25 +5,41 @@
  * read or write of a tmpfs file runs, and fs/pipe.c for fifos.
  *
  * Usage:
- *  A file's pages hang off an array published with rcu_assign_pointer();
- *  writers (write, truncate) hold inode_lock and replace the array when it
- *  grows. Readers take no inode lock: under RCU they take a reference on
- *  each page (folio_try_get() in filemap_get_read_batch()), copy, and drop
- *  it, so readers of one file share exactly the writes the kernel's do.
+ *  A file's pages hang off a radix tree (the page cache's xarray) rooted
+ *  at i_pages: 64 slots a node, as deep as the highest page needs, so a
+ *  sparse file costs only the pages it holds, at any offset up to
+ *  MAX_LFS_FILESIZE. Writers (write, truncate, fallocate) hold inode_lock
+ *  and publish nodes and pages with rcu_assign_pointer(); a node or page
+ *  taken out is freed after a grace period. Readers take no inode lock:
+ *  under RCU they take a reference on each page (folio_try_get() in
+ *  filemap_get_read_batch()), copy, and drop it, so readers of one file
+ *  share exactly the writes the kernel's do.
  *
- * Deviations from Linux: pages are 4 KiB buffers, not folios in an xarray;
- * no swap, no huge pages, no mmap.
+ *  Like tmpfs' used_blocks against size=, the filesystem counts the pages
+ *  its files hold (v->shmem_pages) against tmpfs-size= (by default half of
+ *  physical RAM, tmpfs' default): a write or fallocate past it gets ENOSPC.
+ *
+ *  A page fallocate() made is not uptodate: SEEK_DATA sees a hole there
+ *  until a write fills the page (the rest of it zeroed) or a second
+ *  fallocate() over it initializes it (shmem_get_folio(SGP_FALLOC) clears
+ *  a page an earlier fallocate left !uptodate).
+ *
+ * Deviations from Linux: pages are 4 KiB buffers, never large folios (a
+ * tmpfs mounted huge=never, the default, has only those); no swap, no mmap.
  */
 #include <limits.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "vfs/internal.h"
 
-#define SHMEM_PAGE_SIZE 4096u
-/* s_maxbytes: MAX_LFS_FILESIZE. Sizes are free; pages are made on write. */
+#define SHMEM_PAGE_SHIFT 12
+#define SHMEM_PAGE_SIZE (1u << SHMEM_PAGE_SHIFT)
+/* s_maxbytes: MAX_LFS_FILESIZE. */
 #define SHMEM_MAX_BYTES LLONG_MAX
-/* What one file may hold in pages: past it a write gets ENOSPC, as a full tmpfs does. */
-#define SHMEM_MAX_PAGES (1ul << 28)
+/* The radix tree: 64 slots a node. */
+#define NODE_SHIFT 6
+#define NODE_SLOTS (1u << NODE_SHIFT)
 
 struct shmem_page {
 	atomic_t ref; /* 1 while in the page cache */
@@ -32,11 +48,19 @@ struct shmem_page {
 	unsigned char data[SHMEM_PAGE_SIZE];
 };
 
+/*
+ * A node of a file's page tree. A node with shift s covers 64 << s pages;
+ * its slots hold pages (s == 0) or nodes of shift s - 6. shift never
+ * changes once a node is published, so an RCU reader can trust it.
+ */
 struct shmem_pages {
-	unsigned long nr;
+	unsigned int shift;
+	unsigned int count; /* slots in use; inode_lock */
 	struct rcu_head rcu;
-	struct shmem_page *p[];
+	void *slots[NODE_SLOTS];
 };
+
+/* ---- the page tree ---- */
 
 static void page_free_rcu(struct rcu_head *head)
 {
@@ -49,64 +73,253 @@ static void page_put(struct shmem_page *pg)
 		call_rcu(&pg->rcu, page_free_rcu);
 }
 
-static void pages_free_rcu(struct rcu_head *head)
+static void node_free_rcu(struct rcu_head *head)
 {
 	free(container_of(head, struct shmem_pages, rcu));
 }
 
-/* Grow the page array to hold nr pages; inode_lock held. */
-static int shmem_reserve(struct inode *inode, unsigned long nr)
+static struct shmem_pages *node_new(unsigned int shift)
 {
-	struct shmem_pages *old = inode->i_pages, *new;
-	unsigned long cap = old ? old->nr : 0;
+	struct shmem_pages *n = calloc(1, sizeof(*n));
 
-	if (nr <= cap)
-		return 0;
-	if (nr > SHMEM_MAX_PAGES)
-		return -ENOSPC;
-	cap = cap ? cap : 4;
-	while (cap < nr)
-		cap *= 2;
-	new = calloc(1, sizeof(*new) + cap * sizeof(new->p[0]));
-	if (!new)
-		return -ENOMEM;
-	new->nr = cap;
-	if (old)
-		memcpy(new->p, old->p, old->nr * sizeof(old->p[0]));
-	rcu_assign_pointer(inode->i_pages, new);
-	if (old)
-		call_rcu(&old->rcu, pages_free_rcu);
-	return 0;
+	if (n)
+		n->shift = shift;
+	return n;
 }
 
-/* A zeroed page in slot idx; inode_lock held. */
+/* The page at idx, or NULL (a hole). Under rcu_read_lock() or inode_lock. */
+static struct shmem_page *page_lookup(struct inode *inode, unsigned long idx)
+{
+	struct shmem_pages *n = rcu_dereference(inode->i_pages);
+
+	if (!n || (idx >> n->shift) >= NODE_SLOTS)
+		return NULL;
+	while (n->shift) {
+		n = rcu_dereference(n->slots[(idx >> n->shift) % NODE_SLOTS]);
+		if (!n)
+			return NULL;
+	}
+	return rcu_dereference(n->slots[idx % NODE_SLOTS]);
+}
+
+/*
+ * The first page at or after *idx and not after max, in n (which covers
+ * pages from base on); *idx is set to its index.
+ */
+static struct shmem_page *node_next(struct shmem_pages *n, unsigned long base, unsigned long *idx,
+				    unsigned long max)
+{
+	for (unsigned long i = (*idx - base) >> n->shift; i < NODE_SLOTS; i++) {
+		unsigned long lo = base + (i << n->shift);
+		void *e;
+
+		if (lo > max)
+			return NULL;
+		e = rcu_dereference(n->slots[i]);
+		if (!e)
+			continue;
+		if (!n->shift) {
+			*idx = lo;
+			return e;
+		}
+		if (*idx < lo)
+			*idx = lo;
+		e = node_next(e, lo, idx, max);
+		if (e)
+			return e;
+	}
+	return NULL;
+}
+
+/* The first page at or after *idx and not after max (the xarray's xas_find()). */
+static struct shmem_page *page_next(struct inode *inode, unsigned long *idx, unsigned long max)
+{
+	struct shmem_pages *n = rcu_dereference(inode->i_pages);
+
+	if (!n || *idx > max || (*idx >> n->shift) >= NODE_SLOTS)
+		return NULL;
+	return node_next(n, 0, idx, max);
+}
+
+/* The leaf slot for idx, making the nodes on the way; inode_lock held. */
+static void **page_slot(struct inode *inode, unsigned long idx, struct shmem_pages **leaf)
+{
+	struct shmem_pages *n = inode->i_pages;
+
+	if (!n) {
+		n = node_new(0);
+		if (!n)
+			return NULL;
+		rcu_assign_pointer(inode->i_pages, n);
+	}
+	/* Grow at the top: the old root becomes slot 0 of a new one. */
+	while ((idx >> n->shift) >= NODE_SLOTS) {
+		struct shmem_pages *up = node_new(n->shift + NODE_SHIFT);
+
+		if (!up)
+			return NULL;
+		up->slots[0] = n;
+		up->count = 1;
+		rcu_assign_pointer(inode->i_pages, up);
+		n = up;
+	}
+	while (n->shift) {
+		unsigned int i = (idx >> n->shift) % NODE_SLOTS;
+		struct shmem_pages *c = n->slots[i];
+
+		if (!c) {
+			c = node_new(n->shift - NODE_SHIFT);
+			if (!c)
+				return NULL;
+			rcu_assign_pointer(n->slots[i], c);
+			n->count++;
+		}
+		n = c;
+	}
+	*leaf = n;
+	return &n->slots[idx % NODE_SLOTS];
+}
+
+/* ---- tmpfs size= ---- */
+
+/* shmem_default_max_blocks(): half of RAM, in pages. */
+static unsigned long shmem_max_pages(const struct vfs *v)
+{
+	static unsigned long half_ram;
+	unsigned long n = READ_ONCE(half_ram);
+
+	if (v->cfg.tmpfs_size)
+		return (v->cfg.tmpfs_size + SHMEM_PAGE_SIZE - 1) >> SHMEM_PAGE_SHIFT;
+	if (!n) {
+		long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+		n = pages > 0 && size > 0 ?
+			    (unsigned long)pages / 2 * ((unsigned long)size / SHMEM_PAGE_SIZE) :
+			    1ul << 20;
+		WRITE_ONCE(half_ram, n);
+	}
+	return n;
+}
+
+/* shmem_inode_acct_blocks(): room for one more page, or false (ENOSPC). */
+static bool shmem_acct_page(struct inode *inode)
+{
+	struct vfs *v = inode->i_sb;
+
+	if ((unsigned long)atomic_long_add_return(1, &v->shmem_pages) > shmem_max_pages(v)) {
+		atomic_long_dec(&v->shmem_pages);
+		return false;
+	}
+	return true;
+}
+
+/* A zeroed page in slot idx, not uptodate; inode_lock held. NULL: ENOSPC or ENOMEM. */
 static struct shmem_page *shmem_alloc_page(struct inode *inode, unsigned long idx)
 {
-	struct shmem_page *pg = calloc(1, sizeof(*pg));
+	struct shmem_pages *leaf;
+	struct shmem_page *pg;
+	void **slot;
 
-	if (!pg)
+	if (!shmem_acct_page(inode))
 		return NULL;
+	slot = page_slot(inode, idx, &leaf);
+	pg = slot ? calloc(1, sizeof(*pg)) : NULL;
+	if (!pg) {
+		atomic_long_dec(&inode->i_sb->shmem_pages);
+		return NULL;
+	}
 	atomic_set(&pg->ref, 1);
-	rcu_assign_pointer(inode->i_pages->p[idx], pg);
+	rcu_assign_pointer(*slot, pg);
+	leaf->count++;
 	WRITE_ONCE(inode->i_blocks, inode->i_blocks + SHMEM_PAGE_SIZE / 512);
 	return pg;
 }
 
-/* Models shmem_fallocate(): the pages of [off, off + len) exist afterwards. */
+/*
+ * Take the pages from @first to @last out of n (covering pages from
+ * base on); with @unfalloc only those not uptodate (shmem_undo_range()'s
+ * unfalloc). Empty nodes go too. inode_lock held.
+ */
+static void node_truncate(struct inode *inode, struct shmem_pages *n, unsigned long base,
+			  unsigned long first, unsigned long last, bool unfalloc)
+{
+	for (unsigned long i = first > base ? (first - base) >> n->shift : 0; i < NODE_SLOTS; i++) {
+		unsigned long lo = base + (i << n->shift);
+		void *e = n->slots[i];
+
+		if (lo > last)
+			break;
+		if (!e)
+			continue;
+		if (n->shift) {
+			struct shmem_pages *c = e;
+
+			node_truncate(inode, c, lo, first, last, unfalloc);
+			if (c->count)
+				continue;
+			call_rcu(&c->rcu, node_free_rcu);
+		} else {
+			struct shmem_page *pg = e;
+
+			if (unfalloc && pg->uptodate)
+				continue;
+			WRITE_ONCE(inode->i_blocks, inode->i_blocks - SHMEM_PAGE_SIZE / 512);
+			atomic_long_dec(&inode->i_sb->shmem_pages);
+			page_put(pg);
+		}
+		rcu_assign_pointer(n->slots[i], NULL);
+		n->count--;
+	}
+}
+
+static void shmem_truncate_pages(struct inode *inode, unsigned long first, unsigned long last,
+				 bool unfalloc)
+{
+	struct shmem_pages *root = inode->i_pages;
+
+	if (!root)
+		return;
+	node_truncate(inode, root, 0, first, last, unfalloc);
+	if (!root->count) {
+		rcu_assign_pointer(inode->i_pages, NULL);
+		call_rcu(&root->rcu, node_free_rcu);
+	}
+}
+
+/* ---- what the syscalls call ---- */
+
+/*
+ * Models shmem_fallocate() (mode 0 or FALLOC_FL_KEEP_SIZE; the caller sets
+ * i_size): every page of [off, off + len) exists afterwards. A new page is
+ * not uptodate (a hole to SEEK_DATA); one an earlier fallocate() left so
+ * is initialized now (SGP_FALLOC's clear), and becomes data. A range
+ * bigger than the filesystem is ENOSPC at once; running out of room on
+ * the way, the new pages of this call go again. inode_lock held.
+ */
 int shmem_fallocate(struct inode *inode, long long off, long long len)
 {
-	unsigned long first = off / SHMEM_PAGE_SIZE;
-	unsigned long last = (off + len - 1) / SHMEM_PAGE_SIZE;
-	int err;
+	unsigned long first = off >> SHMEM_PAGE_SHIFT;
+	unsigned long end = ((unsigned long long)off + len + SHMEM_PAGE_SIZE - 1) >>
+			    SHMEM_PAGE_SHIFT;
 
-	if (last >= SHMEM_MAX_PAGES)
-		return -ENOSPC;
-	err = shmem_reserve(inode, last + 1);
-	if (err)
-		return err;
-	for (unsigned long i = first; i <= last; i++)
-		if (!inode->i_pages->p[i] && !shmem_alloc_page(inode, i))
+	if (end - first > shmem_max_pages(inode->i_sb))
+		return -ENOSPC; /* "avoid a swapstorm if len is impossible to satisfy" */
+	for (unsigned long i = first; i < end; i++) {
+		struct shmem_page *pg = page_lookup(inode, i);
+
+		if (!pg) {
+			if (shmem_alloc_page(inode, i))
+				continue;
+			/* Remove the !uptodate pages we added. */
+			if (i > first)
+				shmem_truncate_pages(inode, first, i - 1, true);
 			return -ENOSPC;
+		}
+		if (!pg->uptodate) {
+			memset(pg->data, 0, SHMEM_PAGE_SIZE);
+			WRITE_ONCE(pg->uptodate, true);
+		}
+	}
 	return 0;
 }
 
@@ -121,19 +334,15 @@ long shmem_read(struct inode *inode, void *buf, size_t count, long long pos)
 	if ((long long)count > size - pos)
 		count = size - pos;
 	while (done < count) {
-		unsigned long idx = (pos + done) / SHMEM_PAGE_SIZE;
+		unsigned long idx = (pos + done) >> SHMEM_PAGE_SHIFT;
 		unsigned int off = (pos + done) % SHMEM_PAGE_SIZE;
 		size_t n = min_t(size_t, SHMEM_PAGE_SIZE - off, count - done);
-		struct shmem_pages *pages;
-		struct shmem_page *pg = NULL;
+		struct shmem_page *pg;
 
 		rcu_read_lock();
-		pages = rcu_dereference(inode->i_pages);
-		if (pages && idx < pages->nr) {
-			pg = rcu_dereference(pages->p[idx]);
-			if (pg && !atomic_inc_not_zero(&pg->ref))
-				pg = NULL;
-		}
+		pg = page_lookup(inode, idx);
+		if (pg && !atomic_inc_not_zero(&pg->ref))
+			pg = NULL;
 		rcu_read_unlock();
 		if (pg) {
 			memcpy((char *)buf + done, pg->data + off, n);
@@ -150,7 +359,6 @@ long shmem_read(struct inode *inode, void *buf, size_t count, long long pos)
 long shmem_write(struct inode *inode, const void *buf, size_t count, long long pos)
 {
 	size_t done = 0;
-	int err;
 
 	/* generic_write_checks(): nothing to write is 0; at s_maxbytes, EFBIG. */
 	if (!count)
@@ -159,23 +367,18 @@ long shmem_write(struct inode *inode, const void *buf, size_t count, long long p
 		return -EFBIG;
 	if ((long long)count > SHMEM_MAX_BYTES - pos)
 		count = SHMEM_MAX_BYTES - pos;
-	if (!count)
-		return 0;
-	err = shmem_reserve(inode, pos / SHMEM_PAGE_SIZE +
-					   (count + SHMEM_PAGE_SIZE - 1) / SHMEM_PAGE_SIZE + 1);
-	if (err)
-		return err;
 	while (done < count) {
-		unsigned long idx = (pos + done) / SHMEM_PAGE_SIZE;
+		unsigned long idx = (pos + done) >> SHMEM_PAGE_SHIFT;
 		unsigned int off = (pos + done) % SHMEM_PAGE_SIZE;
 		size_t n = min_t(size_t, SHMEM_PAGE_SIZE - off, count - done);
-		struct shmem_page *pg = inode->i_pages->p[idx];
+		struct shmem_page *pg = page_lookup(inode, idx);
 
 		if (!pg) {
 			pg = shmem_alloc_page(inode, idx);
 			if (!pg)
 				break;
 		}
+		/* shmem_write_end(): the rest of a page not uptodate is zero already. */
 		memcpy(pg->data + off, (const char *)buf + done, n);
 		WRITE_ONCE(pg->uptodate, true);
 		done += n;
@@ -190,58 +393,80 @@ long shmem_write(struct inode *inode, const void *buf, size_t count, long long p
 }
 
 /*
- * Models shmem_file_llseek()'s SEEK_DATA/SEEK_HOLE (mapping_seek_hole_data()):
- * data is a page that has been written, a hole a missing page or one only
- * fallocate()d (not uptodate); the end of the file is a hole. -ENXIO at or past the end.
+ * Models shmem_file_llseek()'s SEEK_DATA/SEEK_HOLE, which is
+ * mapping_seek_hole_data() under inode_lock: data is an uptodate page, a
+ * hole a missing page or one only fallocate()d; the end of the file is a
+ * hole; ENXIO at or past the end (and for SEEK_DATA past the last data).
+ * Kept as the kernel has it, quirk included: the end of the last page a
+ * file can have (index 2^51 - 1) overflows to LLONG_MIN there, so its
+ * data is not found and SEEK_HOLE in it returns LLONG_MIN.
  */
 long long shmem_seek_hole_data(struct inode *inode, long long offset, int whence)
 {
-	long long size = READ_ONCE(inode->i_size);
-	struct shmem_pages *pages;
-	unsigned long idx;
+	bool seek_data = whence == SEEK_DATA;
+	long long start = offset, end, ret;
+	unsigned long idx, max;
+	struct shmem_page *pg;
 
-	if (offset < 0 || offset >= size)
+	if (offset < 0)
 		return -ENXIO;
-	rcu_read_lock();
-	pages = rcu_dereference(inode->i_pages);
-	for (idx = offset / SHMEM_PAGE_SIZE; (long long)idx * SHMEM_PAGE_SIZE < size; idx++) {
-		struct shmem_page *pg = pages && idx < pages->nr ? rcu_dereference(pages->p[idx]) :
-								   NULL;
-		bool present = pg && READ_ONCE(pg->uptodate);
+	inode_lock(inode);
+	end = inode->i_size;
+	if (end <= start) {
+		ret = -ENXIO;
+		goto out;
+	}
+	idx = start >> SHMEM_PAGE_SHIFT;
+	max = (end - 1) >> SHMEM_PAGE_SHIFT;
+	ret = seek_data ? -ENXIO : start;
+	for (; (pg = page_next(inode, &idx, max)); idx++) {
+		long long pos = (long long)idx << SHMEM_PAGE_SHIFT;
 
-		if (present == (whence == SEEK_DATA))
+		if (start < pos) {
+			if (!seek_data)
+				break; /* the hole before this page */
+			start = pos;
+		}
+		/* round_up(pos + 1, PAGE_SIZE), in u64, stored in a loff_t */
+		pos = (long long)(((unsigned long long)pos + SHMEM_PAGE_SIZE) &
+				  ~(unsigned long long)(SHMEM_PAGE_SIZE - 1));
+		if (READ_ONCE(pg->uptodate) == seek_data) {
+			ret = start; /* found in this page */
+			if (start < pos)
+				goto out;
+		} else {
+			start = pos; /* on past the page */
+			if (start < pos)
+				goto out;
+		}
+		if (start >= end)
 			break;
 	}
-	rcu_read_unlock();
-	if ((long long)idx * SHMEM_PAGE_SIZE >= size)
-		return whence == SEEK_DATA ? -ENXIO : size;
-	return max_t(long long, offset, (long long)idx *SHMEM_PAGE_SIZE);
+	ret = seek_data ? -ENXIO : start;
+out:
+	inode_unlock(inode);
+	if (ret > end)
+		return end;
+	return ret;
 }
 
 /* Models shmem_setattr(ATTR_SIZE): drop pages past the end; inode_lock held. */
 int shmem_setsize(struct inode *inode, long long size)
 {
-	struct shmem_pages *pages = inode->i_pages;
-	unsigned long keep = size / SHMEM_PAGE_SIZE + (size % SHMEM_PAGE_SIZE != 0);
+	unsigned long keep = ((unsigned long long)size + SHMEM_PAGE_SIZE - 1) >> SHMEM_PAGE_SHIFT;
+	struct shmem_page *pg;
 
 	if (size < 0)
 		return -EINVAL;
-	if (pages) {
-		for (unsigned long i = keep; i < pages->nr; i++) {
-			struct shmem_page *pg = pages->p[i];
-
-			if (pg) {
-				rcu_assign_pointer(pages->p[i], NULL);
-				WRITE_ONCE(inode->i_blocks,
-					   inode->i_blocks - SHMEM_PAGE_SIZE / 512);
-				page_put(pg);
-			}
-		}
+	/* Not only shrinking: pages fallocate() kept past the end go too. */
+	if (size <= inode->i_size) {
+		shmem_truncate_pages(inode, keep, ~0ul, false);
 		/* Zero the tail of the last kept page, so a later extension reads 0s. */
-		if (size % SHMEM_PAGE_SIZE && keep && keep <= pages->nr && pages->p[keep - 1]) {
+		pg = size % SHMEM_PAGE_SIZE ? page_lookup(inode, keep - 1) : NULL;
+		if (pg) {
 			unsigned int off = size % SHMEM_PAGE_SIZE;
 
-			memset(pages->p[keep - 1]->data + off, 0, SHMEM_PAGE_SIZE - off);
+			memset(pg->data + off, 0, SHMEM_PAGE_SIZE - off);
 		}
 	}
 	spin_lock(&inode->i_lock);
@@ -267,15 +492,7 @@ int shmem_symlink_body(struct inode *inode, const char *target)
 /* Models shmem_evict_inode(): the last iput frees the data. */
 void shmem_evict(struct inode *inode)
 {
-	struct shmem_pages *pages = inode->i_pages;
-
-	if (pages) {
-		for (unsigned long i = 0; i < pages->nr; i++)
-			if (pages->p[i])
-				page_put(pages->p[i]);
-		inode->i_pages = NULL;
-		call_rcu(&pages->rcu, pages_free_rcu);
-	}
+	shmem_truncate_pages(inode, 0, ~0ul, false);
 	free(inode->i_pipe);
 	inode->i_pipe = NULL;
 }
@@ -331,18 +548,30 @@ const struct file_operations shmem_dir_operations = {
 };
 
 /*
- * Fifos (fs/pipe.c): a ring buffer per inode. Reads and writes do not
+ * Fifos (fs/pipe.c): per inode, 16 page-sized buffers in a ring, as
+ * pipe_inode_info has them. A small write merges into the last buffer
+ * when it fits there; otherwise each page of data takes a new buffer.
+ * A writer with O_DIRECT (set through F_SETFL: open refuses it) writes
+ * packets: a buffer each, never merged into, and a read takes at most one
+ * packet, dropping what it does not read of it. Reads and writes do not
  * block here (vfslab has no wait queues in its syscall layer): an empty
- * fifo with writers gives EAGAIN, an empty one with none gives 0 (EOF),
- * a write with no reader gives EPIPE.
+ * fifo with writers gives EAGAIN, an empty one with none gives 0 (EOF), a
+ * full one EAGAIN, a write with no reader EPIPE.
  */
-#define PIPE_BUF_SIZE 65536u
+#define PIPE_DEF_BUFFERS 16u
+#define PIPE_PAGE_SIZE 4096u
+
+struct pipe_buffer {
+	unsigned int offset, len;
+	bool packet; /* PIPE_BUF_FLAG_PACKET; else PIPE_BUF_FLAG_CAN_MERGE */
+	unsigned char page[PIPE_PAGE_SIZE];
+};
 
 struct pipe_inode_info {
 	spinlock_t lock;
 	unsigned int readers, writers;
-	unsigned int head, len;
-	unsigned char buf[PIPE_BUF_SIZE];
+	unsigned int head, tail; /* free-running: head - tail buffers in use */
+	struct pipe_buffer bufs[PIPE_DEF_BUFFERS];
 };
 
 static struct pipe_inode_info *get_pipe(struct inode *inode)
@@ -402,35 +631,50 @@ static void fifo_release(struct vfs *v, struct file *f)
 		p->writers--;
 	/* The last close frees the pipe (free_pipe_info): unread data is gone. */
 	if (!p->readers && !p->writers)
-		p->head = p->len = 0;
+		p->head = p->tail = 0;
 	spin_unlock(&p->lock);
 }
 
+/* Models pipe_read(). */
 static long fifo_read(struct vfs *v, struct file *f, void *buf, size_t n, long long *pos)
 {
 	struct pipe_inode_info *p = file_inode(v, f)->i_pipe;
 	size_t done = 0;
 
 	(void)pos;
+	if (!n)
+		return 0;
 	spin_lock(&p->lock);
-	while (done < n && p->len) {
-		size_t chunk = min_t(size_t, n - done, min(p->len, PIPE_BUF_SIZE - p->head));
+	while (p->head != p->tail) {
+		struct pipe_buffer *b = &p->bufs[p->tail % PIPE_DEF_BUFFERS];
+		size_t chars = min_t(size_t, b->len, n - done);
 
-		memcpy((char *)buf + done, p->buf + p->head, chunk);
-		p->head = (p->head + chunk) % PIPE_BUF_SIZE;
-		p->len -= chunk;
-		done += chunk;
+		memcpy((char *)buf + done, b->page + b->offset, chars);
+		done += chars;
+		b->offset += chars;
+		b->len -= chars;
+		/* A packet is read once: what was not read of it is gone. */
+		if (b->packet) {
+			b->len = 0;
+			n = done;
+		}
+		if (!b->len)
+			p->tail++;
+		if (done == n)
+			break;
 	}
-	if (!done && n && p->writers)
+	if (!done && p->writers)
 		done = (size_t)-EAGAIN;
 	spin_unlock(&p->lock);
 	return (long)done;
 }
 
+/* Models pipe_write(), never waiting for room. */
 static long fifo_write(struct vfs *v, struct file *f, const void *buf, size_t n, long long *pos)
 {
 	struct pipe_inode_info *p = file_inode(v, f)->i_pipe;
-	size_t done = 0;
+	bool packet = *file_flags(v, f) & O_DIRECT;
+	size_t done = 0, chars = n % PIPE_PAGE_SIZE;
 
 	(void)pos;
 	if (!n)
@@ -440,17 +684,28 @@ static long fifo_write(struct vfs *v, struct file *f, const void *buf, size_t n,
 		spin_unlock(&p->lock);
 		return -EPIPE;
 	}
-	while (done < n && p->len < PIPE_BUF_SIZE) {
-		unsigned int tail = (p->head + p->len) % PIPE_BUF_SIZE;
-		size_t chunk =
-			min_t(size_t, n - done, min(PIPE_BUF_SIZE - p->len, PIPE_BUF_SIZE - tail));
+	/* Merge the odd part of a write into the last buffer if it fits. */
+	if (chars && p->head != p->tail) {
+		struct pipe_buffer *b = &p->bufs[(p->head - 1) % PIPE_DEF_BUFFERS];
 
-		memcpy(p->buf + tail, (const char *)buf + done, chunk);
-		p->len += chunk;
-		done += chunk;
+		if (!b->packet && b->offset + b->len + chars <= PIPE_PAGE_SIZE) {
+			memcpy(b->page + b->offset + b->len, buf, chars);
+			b->len += chars;
+			done = chars;
+		}
+	}
+	while (done < n && p->head - p->tail < PIPE_DEF_BUFFERS) {
+		struct pipe_buffer *b = &p->bufs[p->head % PIPE_DEF_BUFFERS];
+
+		b->offset = 0;
+		b->len = min_t(size_t, n - done, PIPE_PAGE_SIZE);
+		b->packet = packet;
+		memcpy(b->page, (const char *)buf + done, b->len);
+		done += b->len;
+		p->head++;
 	}
 	spin_unlock(&p->lock);
-	return done ? (long)done : (n ? -EAGAIN : 0);
+	return done ? (long)done : -EAGAIN;
 }
 
 const struct file_operations fifo_operations = {

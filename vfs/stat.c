@@ -74,7 +74,7 @@ long sys_readlinkat(struct task *t, int dfd, const char *name, char *buf, size_t
 	if (error)
 		return error;
 	inode = d_inode(t->vfs, path.dentry);
-	if (S_ISLNK(inode->i_mode)) {
+	if (S_ISLNK(READ_ONCE(inode->i_mode))) {
 		size_t len = strlen(inode->i_link);
 
 		if (len > size)

@@ -128,7 +128,7 @@ struct task *task_fork(struct task *parent, unsigned int clone_flags)
 		t->fs = parent->fs;
 	} else {
 		spin_lock(&parent->fs->lock);
-		t->fs = fs_alloc(v, &parent->fs->root, &parent->fs->pwd, parent->fs->umask);
+		t->fs = fs_alloc(v, &parent->fs->root, &parent->fs->pwd, current_umask(parent));
 		spin_unlock(&parent->fs->lock);
 	}
 	if (clone_flags & TASK_CLONE_FILES) {

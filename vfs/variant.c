@@ -2,7 +2,8 @@
 /*
  * Variants: the run-time switches one VFS instance is built with, parsed
  * from "key=value,key=value". A variant changes speed, never semantics:
- * the whole test suite runs under each.
+ * the whole test suite runs under each. Two keys pick what is modelled
+ * instead: readdir= (the Linux version's getdents order) and tmpfs-size=.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,7 +26,11 @@ static const char help[] =
 	"dcache-max-unused=N         keep up to N unused (negative) dentries; 0 = tmpfs\n"
 	"hash-shift=N                log2 of the dentry hash table size (default 16)\n"
 	"fsnotify-parent=on|off      dget_parent/dput on every open, read and close, as\n"
-	"                            fsnotify did before 2020 (the dcount pattern)\n";
+	"                            fsnotify did before 2020 (the dcount pattern)\n"
+	"readdir=v6.14|v6.6          getdents order and directory offsets: newest first,\n"
+	"                            end at 2^31-1 (6.14+), or oldest first (6.6-6.13)\n"
+	"tmpfs-size=N[k|m|g|t]       tmpfs size=: what file pages may hold (ENOSPC past\n"
+	"                            it); 0 (the default): half of physical RAM\n";
 
 const char *vfs_config_help(void)
 {
@@ -129,6 +134,33 @@ static int apply(struct vfs_config *cfg, const char *key, const char *val, char 
 			goto bad;
 		return 0;
 	}
+	if (!strcmp(key, "readdir")) {
+		if (!strcmp(val, "v6.14"))
+			cfg->readdir = READDIR_V614;
+		else if (!strcmp(val, "v6.6"))
+			cfg->readdir = READDIR_V66;
+		else
+			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "tmpfs-size")) {
+		char *end;
+		int shift = 0;
+
+		errno = 0;
+		n = strtoul(val, &end, 0);
+		if (*end && !end[1])
+			shift = *end == 'k' ? 10 :
+				*end == 'm' ? 20 :
+				*end == 'g' ? 30 :
+				*end == 't' ? 40 :
+					      -1;
+		if (errno || *val == '-' || end == val || (*end && (end[1] || shift < 0)) ||
+		    n > (~0ul >> 1 >> shift))
+			goto bad;
+		cfg->tmpfs_size = (unsigned long long)n << shift;
+		return 0;
+	}
 	if (!strcmp(key, "hash-shift")) {
 		if (parse_ulong(val, 26, &n) || n < 4)
 			goto bad;
@@ -192,12 +224,14 @@ void vfs_config_describe(const struct vfs_config *cfg, char *buf, size_t len)
 		snprintf(retry, sizeof(retry), "%u", cfg->lockref_retry);
 	snprintf(buf, len,
 		 "dentry=%s,file=%s,files=%s,dcount=%s,lockref-retry=%s,fref=%s,alloc-fd=%s,"
-		 "nr-open=%u,dcache-max-unused=%lu,hash-shift=%u,fsnotify-parent=%s",
+		 "nr-open=%u,dcache-max-unused=%lu,hash-shift=%u,fsnotify-parent=%s,readdir=%s,"
+		 "tmpfs-size=%llu",
 		 cfg->dentry_layout[0] ? cfg->dentry_layout : layout_default_name(LS_DENTRY),
 		 cfg->file_layout[0] ? cfg->file_layout : layout_default_name(LS_FILE),
 		 cfg->files_layout[0] ? cfg->files_layout : layout_default_name(LS_FILES),
 		 cfg->dcount == DCOUNT_DLOCK ? "dlock" : "lockref", retry,
 		 cfg->fref == FREF_INC_NOT_ZERO ? "inc-not-zero" : "file_ref",
 		 cfg->alloc_fd == ALLOC_FD_V610 ? "v6.10" : "v6.13", cfg->nr_open,
-		 cfg->dentry_unused_max, cfg->d_hash_shift, cfg->fsnotify_parent ? "on" : "off");
+		 cfg->dentry_unused_max, cfg->d_hash_shift, cfg->fsnotify_parent ? "on" : "off",
+		 cfg->readdir == READDIR_V66 ? "v6.6" : "v6.14", cfg->tmpfs_size);
 }

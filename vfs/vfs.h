@@ -41,6 +41,11 @@ enum alloc_fd_mode {
 	ALLOC_FD_V610, /* before Yu Ma's three fs/file.c patches */
 };
 
+enum readdir_mode {
+	READDIR_V614, /* libfs offsets walk d_children: newest first, end at 2^31-1 */
+	READDIR_V66, /* libfs offsets 6.6-6.13: oldest first, by offset */
+};
+
 #define VFS_LAYOUT_SPEC_MAX 256
 
 struct vfs_config {
@@ -56,6 +61,8 @@ struct vfs_config {
 	unsigned long dentry_unused_max; /* shrinker bound on the dentry LRU */
 	unsigned int d_hash_shift; /* log2 of the dentry hash table size */
 	bool fsnotify_parent; /* dget_parent/dput on open, read, close (pre-2020) */
+	enum readdir_mode readdir; /* getdents order and directory offsets */
+	unsigned long long tmpfs_size; /* tmpfs size= in bytes; 0: half of RAM */
 };
 
 /* The defaults: v6.11+ dentry, v6.15 file, lockref with 100 retries, ... */

@@ -22,10 +22,11 @@
 
 /*
  * What the generator leaves out because the answer depends on the host's
- * fs.protected_* sysctls, where vfslab is fixed (protected_symlinks and
- * protected_hardlinks as 1, protected_regular and protected_fifos as 0).
- * Each rule is closed under taking subsets of lines, so a shrunk script
- * obeys it too.
+ * set-up rather than on Linux: the fs.protected_* sysctls, where vfslab
+ * is fixed (protected_symlinks and protected_hardlinks as 1,
+ * protected_regular and protected_fifos as 0), and the tmpfs that holds
+ * the host's scratch directories (its huge= and size=). Each rule is
+ * closed under taking subsets of lines, so a shrunk script obeys it too.
  */
 struct dt_policy {
 	/*
@@ -38,13 +39,32 @@ struct dt_policy {
 	bool no_sticky_gw;
 	/* link(2) only as root (protected_hardlinks = 0). */
 	bool root_links;
+	/*
+	 * No SEEK_DATA or SEEK_HOLE: the host's tmpfs may put a file in
+	 * large folios (huge=always or within_size, or shmem_enabled=force),
+	 * whose size the kernel picks as memory allows, and a folio is data
+	 * or hole as a whole. vfslab has 4 KiB pages, as huge=never.
+	 */
+	bool no_seek_hole;
+	/*
+	 * No posix_fallocate of 1 TiB: the host's tmpfs is that big or has
+	 * no size limit, so Linux would really allocate it. Otherwise both
+	 * sides refuse it at once (ENOSPC): vfslab runs with the host tmpfs'
+	 * size (tmpfs_size).
+	 */
+	bool no_big_fallocate;
+	/* The host tmpfs' size= in bytes (0: none), for vfslab's tmpfs-size=. */
+	unsigned long long tmpfs_size;
+	/* -1, or the uid (and gid) every line but root's set-up lines runs as. */
+	long uid, gid;
 	/* DT_AVOID_*: what --avoid keeps out (mismatches already reported). */
 	unsigned int avoid;
 };
 
 /*
- * Known vfslab mismatches the generator can steer clear of, to look past
- * them (`vfslab difftest --avoid NAME`; see dt_avoid_names()).
+ * Classes of calls the generator can steer clear of, to look past a
+ * mismatch while it is being fixed (`vfslab difftest --avoid NAME`; see
+ * dt_avoid_names()). Every one of them was a vfslab bug, now fixed.
  */
 #define DT_AVOID_O_DIRECT 0x001u /* no O_DIRECT */
 #define DT_AVOID_POS_MAX 0x002u /* no file offsets near LLONG_MAX */
@@ -76,11 +96,13 @@ const struct dt_avoid_name *dt_avoid_names(void);
 #define DT_ROOT_FIX "chmod / 0777"
 
 /*
- * The policy for this host: read /proc/sys/fs/protected_*, and where a
- * value differs from vfslab's, rule out what it changes. @desc gets a
+ * The policy for this host and scratch directory @tmpdir: read
+ * /proc/sys/fs/protected_* and where a value differs from vfslab's, rule
+ * out what it changes; read @tmpdir's mount (huge=, size=) and
+ * /sys/kernel/mm/transparent_hugepage/shmem_enabled. @desc gets a
  * one-line summary ("protected_symlinks=0: no sticky o+w directories").
  */
-void dt_policy_from_host(struct dt_policy *p, char *desc, size_t len);
+void dt_policy_from_host(struct dt_policy *p, const char *tmpdir, char *desc, size_t len);
 
 /* A script: lines without '\n', each with the number of calls it holds. */
 struct dt_script {

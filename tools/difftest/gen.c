@@ -15,13 +15,16 @@
  *    uid, where it must fail with EPERM;
  *  - blocking: an O_RDONLY/O_WRONLY open that may meet a fifo is
  *    O_NONBLOCK, and a line that may hold a blocking fifo never reads;
- *  - fs.protected_*: struct dt_policy;
+ *  - fs.protected_*, and the host tmpfs' large folios and size: struct
+ *    dt_policy;
  *  - pathconf and bind/connect, which the vfslab backend lacks.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 
 #include "tools/difftest/difftest.h"
 
@@ -271,12 +274,23 @@ static void data(struct gen *g)
 
 static void offset(struct gen *g)
 {
-	static const char *const o[] = { "0",	"0",	"1",	"3",  "10",
-					 "100", "4096", "8191", "-1", "0x7fffffffffffffff" };
+	static const char *const o[] = { "0",
+					 "0",
+					 "1",
+					 "3",
+					 "10",
+					 "100",
+					 "4096",
+					 "8191",
+					 "-1",
+					 "0x7fffffffffffffff",
+					 "1099511627776" };
 	const char *v = PICK(g, o);
 
 	/* The --avoid'ed values become ordinary ones: the stream stays the same. */
 	if (v[1] == 'x' && avoid(g, DT_AVOID_POS_MAX))
+		v = "8192";
+	if (strlen(v) > 10 && v[1] != 'x' && avoid(g, DT_AVOID_TIB))
 		v = "8192";
 	arg(g, "%s", v);
 }
@@ -823,7 +837,7 @@ static void gen_fdop(struct gen *g)
 		offset(g);
 		w = PICK(g, whence);
 		if ((!strcmp(w, "SEEK_DATA") || !strcmp(w, "SEEK_HOLE")) &&
-		    avoid(g, DT_AVOID_SEEK_HOLE))
+		    (avoid(g, DT_AVOID_SEEK_HOLE) || g->pol->no_seek_hole))
 			w = "SEEK_SET";
 		arg(g, "%s", w);
 		break;
@@ -935,7 +949,10 @@ static void gen_fdop(struct gen *g)
 		call(g, "posix_fallocate");
 		fd(g);
 		offset(g);
-		arg(g, "%u", chance(g, 10) ? 0 : 1 + rnd(g, 9000));
+		if (chance(g, 4) && !avoid(g, DT_AVOID_TIB) && !g->pol->no_big_fallocate)
+			arg(g, "1099511627776"); /* more than the tmpfs holds: ENOSPC */
+		else
+			arg(g, "%u", chance(g, 10) ? 0 : 1 + rnd(g, 9000));
 		break;
 	case FD_CLOSE_RANGE: {
 		static const char *const cr[] = { "3 3",	  "3 4294967295", "4 10",
@@ -980,8 +997,14 @@ static void creds(struct gen *g)
 	static const unsigned int umasks[] = { 022, 077, 002, 027, 0777, 07777, 01000 };
 	const char *w = PICK(g, who);
 
-	g->root = !*w || !strncmp(w, "-u 0 ", 5);
-	put(g, "%s", w);
+	if (g->pol->uid >= 0) {
+		/* --uid: every line but the set-up ones as that user. */
+		g->root = g->pol->uid == 0;
+		put(g, "-u %ld -g %ld ", g->pol->uid, g->pol->gid);
+	} else {
+		g->root = !*w || !strncmp(w, "-u 0 ", 5);
+		put(g, "%s", w);
+	}
 	if (chance(g, 12))
 		put(g, "-U 0%o ", PICK(g, umasks));
 }
@@ -1120,25 +1143,112 @@ static int read_sysctl(const char *name, int dflt)
 	return v;
 }
 
-void dt_policy_from_host(struct dt_policy *p, char *desc, size_t len)
+/*
+ * The super options of the mount @path is on ("rw,size=...,huge=..."),
+ * from /proc/self/mountinfo: the longest mount point that holds it.
+ */
+static bool mount_options(const char *path, char *opts, size_t len)
+{
+	char real[PATH_MAX], *line = NULL;
+	size_t cap = 0, best = 0;
+	FILE *f;
+
+	if (!realpath(path, real))
+		return false;
+	f = fopen("/proc/self/mountinfo", "r");
+	if (!f)
+		return false;
+	while (getline(&line, &cap, f) > 0) {
+		char mnt[PATH_MAX], *sep = strstr(line, " - ");
+		char fstype[64], source[PATH_MAX], super[1024];
+		size_t n;
+
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+		    sscanf(sep + 3, "%63s %4095s %1023s", fstype, source, super) != 3)
+			continue;
+		n = strlen(mnt);
+		if (strncmp(real, mnt, n) || (real[n] && real[n] != '/' && n > 1) || n < best)
+			continue;
+		best = n;
+		snprintf(opts, len, "%s", super);
+	}
+	free(line);
+	fclose(f);
+	return best > 0;
+}
+
+/* The value of option @key= in a comma-separated @opts, into @val. */
+static bool mount_option(const char *opts, const char *key, char *val, size_t len)
+{
+	size_t k = strlen(key);
+
+	for (const char *o = opts; o && *o; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL) {
+		if (!strncmp(o, key, k) && o[k] == '=') {
+			size_t n = strcspn(o + k + 1, ",");
+
+			snprintf(val, len, "%.*s", (int)n, o + k + 1);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * May the tmpfs holding @tmpdir put file data in large folios? Its huge=
+ * (never when not given), unless shmem_enabled forces or denies them.
+ */
+static bool host_large_folios(const char *opts, char *huge, size_t len)
+{
+	char line[256] = "";
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/shmem_enabled", "r");
+
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	if (!mount_option(opts, "huge", huge, len))
+		snprintf(huge, len, "never");
+	if (strstr(line, "[force]")) {
+		snprintf(huge, len, "force");
+		return true;
+	}
+	if (strstr(line, "[deny]"))
+		return false;
+	return !strcmp(huge, "always") || !strcmp(huge, "within_size");
+}
+
+void dt_policy_from_host(struct dt_policy *p, const char *tmpdir, char *desc, size_t len)
 {
 	int sym = read_sysctl("protected_symlinks", 1),
 	    hard = read_sysctl("protected_hardlinks", 1);
 	int reg = read_sysctl("protected_regular", 0), fifo = read_sysctl("protected_fifos", 0);
+	char opts[1024] = "", huge[32] = "never";
+	struct statfs sfs;
 	size_t n;
 
 	p->no_sticky_ow = sym != 1 || reg >= 1 || fifo >= 1;
 	p->no_sticky_gw = reg >= 2 || fifo >= 2;
 	p->root_links = hard != 1;
+	p->uid = p->gid = -1;
+	if (tmpdir && mount_options(tmpdir, opts, sizeof(opts)))
+		p->no_seek_hole = host_large_folios(opts, huge, sizeof(huge));
+	p->tmpfs_size = 0;
+	if (tmpdir && statfs(tmpdir, &sfs) == 0)
+		p->tmpfs_size = (unsigned long long)sfs.f_blocks * (unsigned long long)sfs.f_bsize;
+	p->no_big_fallocate = !p->tmpfs_size || p->tmpfs_size >= (1ull << 40);
 	n = (size_t)snprintf(desc, len,
 			     "host fs.protected_symlinks=%d hardlinks=%d regular=%d fifos=%d "
-			     "(vfslab: 1 1 0 0)",
-			     sym, hard, reg, fifo);
-	if (n < len && (p->no_sticky_ow || p->no_sticky_gw || p->root_links))
-		snprintf(desc + n, len - n, "; not generated:%s%s%s",
+			     "(vfslab: 1 1 0 0), tmpfs huge=%s size=%llu",
+			     sym, hard, reg, fifo, huge, p->tmpfs_size);
+	if (n < len && (p->no_sticky_ow || p->no_sticky_gw || p->root_links || p->no_seek_hole ||
+			p->no_big_fallocate))
+		snprintf(desc + n, len - n, "; not generated:%s%s%s%s%s",
 			 p->no_sticky_ow ? " sticky o+w directories," : "",
 			 p->no_sticky_gw ? " sticky g+w directories," : "",
-			 p->root_links ? " link() as non-root," : "");
+			 p->root_links ? " link() as non-root," : "",
+			 p->no_seek_hole ? " SEEK_DATA/SEEK_HOLE (large folios)," : "",
+			 p->no_big_fallocate ? " 1 TiB fallocate (the tmpfs holds it)," : "");
 	n = strlen(desc);
 	if (n && desc[n - 1] == ',')
 		desc[n - 1] = '\0';

@@ -103,7 +103,10 @@ static long rs_prepare(struct bench_task *main, int nr)
 	{
 		struct task *t = ((struct bench_vctx *)main->ctx)->task;
 
+		/* Tasks of a side prepared earlier may be starting: rs_init() reads it. */
+		pthread_mutex_lock(&G.lock);
 		G.side_vfs[side] = task_vfs(t);
+		pthread_mutex_unlock(&G.lock);
 		for (int k = 0; k < (G.o->share ? 1 : G.o->copies) && r >= 0; k++) {
 			char dir[32];
 
@@ -183,6 +186,13 @@ static long rs_init(struct bench_task *t)
 			G.all[G.nr_all++] = rs;
 		}
 	}
+	if (!host) {
+		struct vfs *vfs = task_vfs(((struct bench_vctx *)t->ctx)->task);
+
+		for (int s = 0; s < G.nr_sides; s++)
+			if (G.side_vfs[s] == vfs)
+				side = s;
+	}
 	pthread_mutex_unlock(&G.lock);
 	if (host) {
 		char dir[512];
@@ -195,9 +205,6 @@ static long rs_init(struct bench_task *t)
 	} else {
 		struct bench_vctx *v = t->ctx;
 
-		for (int s = 0; s < G.nr_sides; s++)
-			if (G.side_vfs[s] == task_vfs(v->task))
-				side = s;
 		rs->x.task = v->task;
 		rs->x.entry_loops = v->entry_loops;
 		copy_dir(rs->prefix, sizeof(rs->prefix), "", copy);

@@ -334,6 +334,18 @@ void vfslab_sim_cpu_relax(void)
 		return;
 	sim_pre(v);
 	spin = !v->spin_dirty && v->nspin;
+	/*
+	 * sim_pre() may have let other vCPUs run: if one of them wrote a
+	 * line this iteration read, our copy is gone and the value it read
+	 * is stale. Parking now would wait for a write that already came
+	 * (an MCS waiter's node is written exactly once). Go round again.
+	 */
+	for (unsigned int i = 0; spin && i < v->nspin; i++) {
+		struct coh_line *l = coh_line_find(&sim.coh, v->spin_lines[i]);
+
+		if (l && !coh_is_hit(l, v->id, COH_READ))
+			spin = false;
+	}
 	v->clock += sim.pause_ps;
 	period = v->clock - v->relax_clock;
 	v->relax_clock = v->clock;
