@@ -8,6 +8,7 @@
 #                                 the -Werror build's `make check`,
 #                                 `make distcheck` and `make format-check`,
 #                                 then the ASan+UBSan build's `make check`
+#                                 and the ThreadSanitizer build's threaded tests
 set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -72,8 +73,22 @@ cd build-asan
 make -j"$jobs" >/dev/null
 make -j"$jobs" check || status=1
 
+# ThreadSanitizer over the tests that run threads (all of them pass there
+# too; `make check` in a --enable-sanitizers=thread build runs the rest).
 cd "$top"
-pass=$(cat build/test-suite.log build-asan/test-suite.log 2>/dev/null | sed -n 's/^# PASS: *//p' | awk '{s+=$1} END {print s+0}')
-fail=$(cat build/test-suite.log build-asan/test-suite.log 2>/dev/null | sed -n 's/^# \(FAIL\|ERROR\): *//p' | awk '{s+=$1} END {print s+0}')
+mkdir -p build-tsan
+cd build-tsan
+[ -f Makefile ] || ../configure --enable-werror --enable-sanitizers=thread --without-jemalloc >/dev/null
+make -j"$jobs" >/dev/null
+threaded="tests/check_spinlock tests/check_lockref tests/check_file_ref tests/check_rcu"
+threaded="$threaded tests/check_list tests/check_stress tests/torture.sh tests/bench_smoke.sh"
+make -j"$jobs" check TESTS="$threaded" || status=1
+
+cd "$top"
+logs="build/test-suite.log build-asan/test-suite.log build-tsan/test-suite.log"
+# shellcheck disable=SC2086
+pass=$(cat $logs 2>/dev/null | sed -n 's/^# PASS: *//p' | awk '{s+=$1} END {print s+0}')
+# shellcheck disable=SC2086
+fail=$(cat $logs 2>/dev/null | sed -n 's/^# \(FAIL\|ERROR\): *//p' | awk '{s+=$1} END {print s+0}')
 echo "$pass passed, $fail failed"
 exit $status
