@@ -310,10 +310,19 @@ queue:
 			spin_wait(&rounds);
 
 		/* Still the tail: nobody behind us, take the lock and empty the queue at once. */
-		if ((val & SPIN_Q_TAIL_MASK) == tail &&
-		    __atomic_compare_exchange_n(&lock->val, &val, SPIN_Q_LOCKED_VAL, false,
-						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-			goto release;
+		if ((val & SPIN_Q_TAIL_MASK) == tail) {
+			if (__atomic_compare_exchange_n(&lock->val, &val, SPIN_Q_LOCKED_VAL, false,
+							__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+				goto release;
+			/*
+			 * Natively a thief may have taken the byte without
+			 * queueing: if we are still the tail, nobody will link
+			 * in behind us, so taking the byte below would leave us
+			 * waiting for a successor forever.  Wait again instead.
+			 */
+			if (spin_lock_steal && (val & SPIN_Q_TAIL_MASK) == tail)
+				continue;
+		}
 
 		/*
 		 * Somebody queued behind us, or set pending just now and,

@@ -290,8 +290,7 @@ static int ck_walk_tree(struct ck *c)
 				       "d_children",
 				       ck_dpath(c, d, p), d_count(v, d));
 		for (n = dentry_children(v, d)->first; n; n = n->next) {
-			struct dentry *child =
-				(struct dentry *)((char *)n - v->dl.off[DENTRY_F_d_sib]);
+			struct dentry *child = d_from_sib(v, n);
 
 			if (d_parent(v, child) != d) {
 				char q[CK_PATH_MAX];

@@ -44,11 +44,6 @@ static inline struct dentry *d_from_hash(const struct vfs *v, const struct hlist
 	return (struct dentry *)((char *)n - v->dl.off[DENTRY_F_d_hash]);
 }
 
-static inline struct dentry *d_from_sib(const struct vfs *v, const struct hlist_node *n)
-{
-	return (struct dentry *)((char *)n - v->dl.off[DENTRY_F_d_sib]);
-}
-
 static inline struct dentry *d_from_lru(const struct vfs *v, const struct list_head *n)
 {
 	return (struct dentry *)((char *)n - v->dl.off[DENTRY_F_d_lru]);

@@ -260,6 +260,12 @@ static inline struct inode *d_inode_rcu(const struct vfs *v, const struct dentry
 	return __atomic_load_n(dentry_inode(v, d), __ATOMIC_CONSUME);
 }
 
+/* The dentry a d_children list node belongs to (hlist_entry on d_sib). */
+static inline struct dentry *d_from_sib(const struct vfs *v, const struct hlist_node *n)
+{
+	return (struct dentry *)((char *)n - v->dl.off[DENTRY_F_d_sib]);
+}
+
 static inline struct dentry *d_parent(const struct vfs *v, const struct dentry *d)
 {
 	return READ_ONCE(*dentry_parent(v, d));

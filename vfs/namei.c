@@ -893,7 +893,7 @@ static bool simple_empty(struct vfs *v, struct dentry *d)
 
 	spin_lock(d_lock(v, d));
 	for (struct hlist_node *n = dentry_children(v, d)->first; n; n = n->next) {
-		struct dentry *c = (struct dentry *)((char *)n - v->dl.off[DENTRY_F_d_sib]);
+		struct dentry *c = d_from_sib(v, n);
 
 		if (d_is_positive(v, c) && !d_unhashed(v, c)) {
 			ret = false;
@@ -1435,7 +1435,7 @@ static int vfs_rename(struct task *t, struct inode *old_dir, struct dentry *old_
 		set_nlink(old_dir, -1);
 		set_nlink(new_dir, 1);
 	}
-	/* 6.14+ gives the renamed name its offset before making the whiteout. */
+	/* The renamed name gets its offset before the whiteout, as on the 6.18 host. */
 	if (v->cfg.readdir == READDIR_V614)
 		simple_offset_rename(v, new_dir, old_dentry, target ? new_dentry : NULL);
 	if (flags & RENAME_WHITEOUT) {

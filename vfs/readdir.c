@@ -42,11 +42,6 @@ static unsigned long *d_offset(const struct vfs *v, const struct dentry *d)
 	return dentry_fsdata(v, d);
 }
 
-static struct dentry *d_of_sib(const struct vfs *v, struct hlist_node *h)
-{
-	return (struct dentry *)((char *)h - v->dl.off[DENTRY_F_d_sib]);
-}
-
 /* simple_positive(): listed (has an inode and a name). */
 static bool d_listed(struct vfs *v, struct dentry *d)
 {
@@ -78,10 +73,11 @@ void simple_offset_add(struct vfs *v, struct inode *dir, struct dentry *d)
 }
 
 /*
- * Models simple_offset_rename() (6.14+): the renamed dentry takes the
- * offset of the name it replaces, or a new one of @new_dir. 6.6-6.13 gave
- * it a new offset in any case (simple_offset_add()). Either way d_move()
- * puts it at the head of the new directory's list.
+ * Models simple_offset_rename(): the renamed dentry takes the offset of
+ * the name it replaces, or a new one of @new_dir. The readdir=v6.6 variant
+ * gives it a new offset in any case (simple_offset_add(), as before
+ * simple_offset_rename() existed). Either way d_move() puts it at the
+ * head of the new directory's list.
  */
 void simple_offset_rename(struct vfs *v, struct inode *new_dir, struct dentry *old_dentry,
 			  struct dentry *target)
@@ -177,8 +173,8 @@ static bool emit_dentry(struct vfs *v, struct dir_ctx *ctx, struct dentry *c)
 static struct dentry *find_positive(struct vfs *v, struct hlist_node *h)
 {
 	for (; h; h = h->next)
-		if (d_listed(v, d_of_sib(v, h)))
-			return d_of_sib(v, h);
+		if (d_listed(v, d_from_sib(v, h)))
+			return d_from_sib(v, h);
 	return NULL;
 }
 
@@ -197,7 +193,7 @@ static void iterate_v614(struct vfs *v, struct dentry *dir, struct dir_ctx *ctx)
 		unsigned long best = 0;
 
 		for (struct hlist_node *h = first; h; h = h->next) {
-			struct dentry *d = d_of_sib(v, h);
+			struct dentry *d = d_from_sib(v, h);
 			unsigned long off = *d_offset(v, d);
 
 			if (d_listed(v, d) && off <= (unsigned long long)ctx->pos && off >= best) {
@@ -235,7 +231,7 @@ static int iterate_v66(struct vfs *v, struct dentry *dir, struct dir_ctx *ctx)
 	size_t n = 0, cap = 0;
 
 	for (struct hlist_node *h = dentry_children(v, dir)->first; h; h = h->next) {
-		struct dentry *d = d_of_sib(v, h);
+		struct dentry *d = d_from_sib(v, h);
 
 		if (!d_listed(v, d) || (long long)*d_offset(v, d) < ctx->pos)
 			continue;

@@ -257,18 +257,21 @@ static void node_truncate(struct inode *inode, struct shmem_pages *n, unsigned l
 			node_truncate(inode, c, lo, first, last, unfalloc);
 			if (c->count)
 				continue;
+			/* Unpublish before the grace period starts, then free. */
+			rcu_assign_pointer(n->slots[i], NULL);
+			n->count--;
 			call_rcu(&c->rcu, node_free_rcu);
 		} else {
 			struct shmem_page *pg = e;
 
 			if (unfalloc && pg->uptodate)
 				continue;
+			rcu_assign_pointer(n->slots[i], NULL);
+			n->count--;
 			WRITE_ONCE(inode->i_blocks, inode->i_blocks - SHMEM_PAGE_SIZE / 512);
 			atomic_long_dec(&inode->i_sb->shmem_pages);
 			page_put(pg);
 		}
-		rcu_assign_pointer(n->slots[i], NULL);
-		n->count--;
 	}
 }
 
