@@ -22,7 +22,8 @@ BUILD_BUG_ON(sizeof(spinlock_t) != 4);
  * what it found, and we go straight round again: no cpu_relax() here, since
  * pausing after losing a race only slows the loser (removed in 2023).  A
  * nonzero @retry bounds the number of failures; 0 means never give up.
- * The cmpxchg is relaxed: a lockref orders nothing but itself.
+ * The cmpxchg is acquire-release where the kernel's is relaxed (lib/atomic.h
+ * says why).
  */
 #define LOCKREF_FAST_LOOP(lockref, retry, UPDATE, DONE)                                           \
 	do {                                                                                      \
@@ -33,7 +34,7 @@ BUILD_BUG_ON(sizeof(spinlock_t) != 4);
 		while (likely(spin_value_unlocked(old.lock))) {                                   \
 			new = old;                                                                \
 			UPDATE;                                                                   \
-			if (likely(try_cmpxchg64_relaxed(&(lockref)->lock_count, &old.lock_count, \
+			if (likely(try_cmpxchg64_acq_rel(&(lockref)->lock_count, &old.lock_count, \
 							 new.lock_count))) {                      \
 				stat_inc(STAT_LOCKREF_FAST);                                      \
 				DONE;                                                             \

@@ -91,9 +91,9 @@ START_TEST(test_atomic_long_and_64)
 	ck_assert_int_eq(atomic64_sub_return(3, &q), 0);
 
 	wold = 4;
-	ck_assert(!try_cmpxchg64_relaxed(&w, &wold, 6));
+	ck_assert(!try_cmpxchg64_acq_rel(&w, &wold, 6));
 	ck_assert_uint_eq(wold, 5);
-	ck_assert(try_cmpxchg64_relaxed(&w, &wold, 6));
+	ck_assert(try_cmpxchg64_acq_rel(&w, &wold, 6));
 	ck_assert_uint_eq(w, 6);
 }
 END_TEST

@@ -515,10 +515,11 @@ void dput(struct vfs *v, struct dentry *d)
  * kernel's load_unaligned_zeropad() on the path side); those bytes are
  * masked off.
  */
-static inline bool dentry_cmp(const struct vfs *v, const struct dentry *d, const unsigned char *ct,
-			      unsigned int tcount)
+__no_sanitize_word_load static inline bool dentry_cmp(const struct vfs *v, const struct dentry *d,
+						      const unsigned char *ct, unsigned int tcount)
 {
-	const char *cs = (const char *)READ_ONCE(dentry_name(v, d)->name);
+	/* Consume: a name a rename just switched to is seen whole (copy_name()). */
+	const char *cs = (const char *)__atomic_load_n(&dentry_name(v, d)->name, __ATOMIC_CONSUME);
 	const char *p = (const char *)ct;
 
 	for (; tcount >= sizeof(uint64_t); tcount -= sizeof(uint64_t)) {
@@ -618,10 +619,10 @@ static void copy_name(struct vfs *v, struct dentry *d, struct dentry *target)
 
 	if (dname_external(v, target)) {
 		atomic_inc(&external_name(v, target)->count);
-		WRITE_ONCE(dq->name, tq->name);
+		smp_store_release(&dq->name, tq->name);
 	} else {
 		memcpy(dentry_iname(v, d), tq->name, tq->len + 1);
-		WRITE_ONCE(dq->name, (const unsigned char *)dentry_iname(v, d));
+		smp_store_release(&dq->name, (const unsigned char *)dentry_iname(v, d));
 	}
 	WRITE_ONCE(dq->hash_len, tq->hash_len);
 	if (old)
@@ -640,16 +641,16 @@ static void swap_names(struct vfs *v, struct dentry *a, struct dentry *b)
 	if (aext && bext) {
 		const unsigned char *t = aq->name;
 
-		WRITE_ONCE(aq->name, bq->name);
-		WRITE_ONCE(bq->name, t);
+		smp_store_release(&aq->name, bq->name);
+		smp_store_release(&bq->name, t);
 	} else if (aext) {
 		memcpy(dentry_iname(v, a), bq->name, inl);
-		WRITE_ONCE(bq->name, aq->name);
-		WRITE_ONCE(aq->name, (const unsigned char *)dentry_iname(v, a));
+		smp_store_release(&bq->name, aq->name);
+		smp_store_release(&aq->name, (const unsigned char *)dentry_iname(v, a));
 	} else if (bext) {
 		memcpy(dentry_iname(v, b), aq->name, inl);
-		WRITE_ONCE(aq->name, bq->name);
-		WRITE_ONCE(bq->name, (const unsigned char *)dentry_iname(v, b));
+		smp_store_release(&aq->name, bq->name);
+		smp_store_release(&bq->name, (const unsigned char *)dentry_iname(v, b));
 	} else {
 		memcpy(tmp, dentry_iname(v, a), inl);
 		memcpy(dentry_iname(v, a), dentry_iname(v, b), inl);

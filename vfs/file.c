@@ -563,8 +563,10 @@ static int ksys_dup3(struct task *t, unsigned int oldfd, unsigned int newfd, int
 		return -EBADF;
 	spin_lock(files_file_lock(v, t->files));
 	err = expand_files(v, t->files, newfd);
-	file = oldfd < files_fdtable(v, t->files)->max_fds ? files_fdtable(v, t->files)->fd[oldfd] :
-							     NULL;
+	/* files_lookup_fd_locked(): fd_install() may fill a slot without the lock. */
+	file = oldfd < files_fdtable(v, t->files)->max_fds ?
+		       rcu_dereference_raw(files_fdtable(v, t->files)->fd[oldfd]) :
+		       NULL;
 	if (unlikely(!file)) {
 		err = -EBADF;
 		goto out_unlock;

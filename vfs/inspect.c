@@ -57,7 +57,7 @@ void vfs_inspect_fdtable(struct task *t, struct fdtable_info *out)
 	}
 	out->full_fds_bits = fdt->full_fds_bits[0];
 	for (unsigned int fd = 0; fd < fdt->max_fds; fd++) {
-		struct file *f = fdt->fd[fd];
+		struct file *f = rcu_dereference_raw(fdt->fd[fd]);
 
 		if (!test_bit(fd, fdt->open_fds))
 			continue;

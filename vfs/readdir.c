@@ -284,7 +284,7 @@ long sys_getdents64(struct task *t, int fd, void *dirent, size_t count)
 		goto out;
 	inode_lock_shared(inode);
 	ret = -ENOENT;
-	if (inode->i_flags & S_DEAD)
+	if (READ_ONCE(inode->i_flags) & S_DEAD)
 		goto unlock;
 	ctx.pos = *pos;
 	if (ctx.pos == 0) {
