@@ -47,7 +47,7 @@ long sys_creat(struct task *t, const char *path, mode_t mode)
  */
 static void dnotify_flush(struct vfs *v, struct file *filp)
 {
-	struct inode *inode = READ_ONCE(*file_inodep(v, filp));
+	struct inode *inode = file_inode(v, filp);
 
 	if (!S_ISDIR(READ_ONCE(inode->i_mode)))
 		return;
@@ -59,7 +59,7 @@ static void dnotify_flush(struct vfs *v, struct file *filp)
  */
 static void locks_remove_posix(struct vfs *v, struct file *filp)
 {
-	struct inode *inode = READ_ONCE(*file_inodep(v, filp));
+	struct inode *inode = file_inode(v, filp);
 	struct file_lock_context *ctx = smp_load_acquire(&inode->i_flctx);
 
 	WARN_ON_ONCE(ctx != NULL);
