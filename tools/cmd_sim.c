@@ -21,6 +21,8 @@ int cmd_sim(int argc, char **argv)
 	return sim_cmd(argc, argv);
 }
 #else
+#include "tools/sim/calib.h"
+
 int cmd_sim(int argc, char **argv)
 {
 	char self[PATH_MAX], path[PATH_MAX + 16];
@@ -28,6 +30,15 @@ int cmd_sim(int argc, char **argv)
 	char **args = calloc(argc + 2, sizeof(*args));
 	char *slash;
 
+	/* These measure this machine: they run here, natively. */
+	if (argc > 1 && !strcmp(argv[1], "calibrate")) {
+		free(args);
+		return sim_calibrate_cmd(argc - 1, argv + 1);
+	}
+	if (argc > 1 && !strcmp(argv[1], "validate")) {
+		free(args);
+		return sim_validate_cmd(argc - 1, argv + 1);
+	}
 	if (n <= 0 || !args) {
 		cli_error("sim", "cannot find the vfslab-sim program");
 		return 1;

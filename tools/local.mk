@@ -20,6 +20,8 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/cmd_replay.c %D%/replay/replay.h %D%/replay/parse.c %D%/replay/tree.c %D%/replay/exec.c %D%/replay/engine.c %D%/replay/stream.c \
 	%D%/cmd_shell.c \
 	%D%/cmd_sim.c \
+	%D%/sim/calib.h %D%/sim/calibrate.c %D%/sim/hostbench.c %D%/sim/hostbench.h \
+	%D%/sim/profile.c %D%/sim/profile.h %D%/sim/validate.c \
 	%D%/cmd_torture.c \
 	%D%/cmd_walk.c \
 	%D%/fstest.c \

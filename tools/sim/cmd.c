@@ -18,6 +18,8 @@
 
 #define SIM_DEFAULT_OPS 1000
 #define SIM_DEFAULT_QUANTUM_NS 1
+/* The quantum's allowed range: results may not depend on it (sim validate). */
+#define SIM_MAX_QUANTUM_NS 1000
 #define SIM_DEFAULT_TOP 4
 /* Scenario runs: about this many operations in all, 100 to 2000 per vCPU. */
 #define SIM_SCENARIO_TOTAL_OPS 60000
@@ -30,6 +32,7 @@ static const struct {
 } scenario_machine[] = {
 	{ "d_lockref", "spr", "Sapphire Rapids, as published", 0, 0 },
 	{ "dcount", "spr", "no published machine; 20 CPUs of the SPR profile", 20, 0 },
+	{ "dcount-atomic", "spr", "no published machine; 20 CPUs of the SPR profile", 20, 0 },
 	{ "file_ref", "zen4", "EPYC 9754, as published", 0, 0 },
 	{ "f_count", "kunpeng920", "Kunpeng 920, as published", 0, 0 },
 	{ "f_count-private", "kunpeng920", "Kunpeng 920, as f_count", 24, 0 },
@@ -49,8 +52,10 @@ struct sim_cli {
 	unsigned long ops;
 	bool ops_set;
 	unsigned int quantum_ns;
+	double entry_ns; /* < 0: the profile's syscall cost */
 	unsigned int top;
 	enum bench_format fmt;
+	bool tsv; /* --format tsv: one line per result, for scripts */
 	const char *json_file, *plot_file;
 	bool progress;
 };
@@ -77,17 +82,22 @@ static void usage(FILE *f)
 		"                      1,2,4,8,16, a scenario's published count)\n"
 		"  --ops N             iterations per virtual CPU (default %d; a scenario\n"
 		"                      picks 100-2000 by CPU count)\n"
-		"  --profile NAME|all  the machine: spr, zen4, kunpeng920 (default spr, a\n"
-		"                      scenario's own machine)\n"
+		"  --profile NAME|FILE|all  the machine: spr, zen4, kunpeng920, or a profile\n"
+		"                      file (`vfslab sim calibrate` writes one; default spr,\n"
+		"                      a scenario's own machine)\n"
 		"  --mode threads|processes\n"
 		"  --report c2c        the contention report: hot lines, fields, functions\n"
 		"  --top N             lines in the contention report (default %d)\n"
-		"  --format table|csv|json\n"
+		"  --format table|csv|json|tsv (tsv: one line per result, for scripts)\n"
 		"  --json FILE         also write JSON to FILE\n"
 		"  --plot FILE         simulated ops/s against CPUs (.png or .svg, gnuplot)\n"
-		"  --quantum-ns N      how far a virtual CPU may run ahead of the next one\n"
-		"                      before they switch (default %d)\n",
-		SIM_MAX_CPUS, SIM_DEFAULT_OPS, SIM_DEFAULT_TOP, SIM_DEFAULT_QUANTUM_NS);
+		"  --quantum-ns N      how far a virtual CPU may run ahead of the next one on\n"
+		"                      lines no other CPU has touched (0 to %d, default %d;\n"
+		"                      shared lines are always accessed in exact time order)\n"
+		"  --entry-ns N        syscall entry plus exit in ns (default: the profile's),\n"
+		"                      as vfslab bench --entry-ns sets the native side's\n",
+		SIM_MAX_CPUS, SIM_DEFAULT_OPS, SIM_DEFAULT_TOP, SIM_MAX_QUANTUM_NS,
+		SIM_DEFAULT_QUANTUM_NS);
 }
 
 static void list_profiles(void)
@@ -101,9 +111,12 @@ static void list_profiles(void)
 		       "", p[i].xfer_ns[SIM_DIST_SMT], p[i].xfer_ns[SIM_DIST_CLUSTER],
 		       p[i].xfer_ns[SIM_DIST_DIE], p[i].xfer_ns[SIM_DIST_SOCKET],
 		       p[i].xfer_ns[SIM_DIST_REMOTE]);
-		printf("%11s hit %.2f, LLC %.1f, memory %.0f, atomic %.2f, pause %.2f, syscall %.0f ns\n",
-		       "", p[i].hit_ns, p[i].llc_ns, p[i].mem_ns, p[i].atomic_ns, p[i].pause_ns,
-		       p[i].syscall_ns);
+		printf("%11s %.2f GHz, %.2f cycles/instruction, store buffer %u\n", "", p[i].ghz,
+		       p[i].cpi, p[i].store_buffer);
+		printf("%11s LLC %.1f, memory %.0f, atomic %.2f, pause %.2f, syscall %.0f ns, "
+		       "upgrade %.2f of a transfer\n",
+		       "", p[i].llc_ns, p[i].mem_ns, p[i].atomic_ns, p[i].pause_ns, p[i].syscall_ns,
+		       p[i].upgrade);
 		printf("%11s %s (sources: tools/sim/profile.c)\n", "", p[i].notes);
 	}
 }
@@ -114,6 +127,32 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/*
+ * The simulator's own speed, which depends on this machine and so is not
+ * part of the (deterministic) output: on standard error, once per command.
+ */
+static struct {
+	uint64_t accesses, ops;
+	double host_s;
+} speed;
+
+static void speed_add(const struct sim_result *r)
+{
+	speed.accesses += r->accesses;
+	speed.ops += r->ops;
+	speed.host_s += r->host_s;
+}
+
+static void speed_report(void)
+{
+	if (!speed.host_s || !speed.ops)
+		return;
+	fprintf(stderr,
+		"vfslab sim: %.1f M simulated accesses/s, %.2f us of host time per simulated "
+		"operation (%.1f s in all)\n",
+		speed.accesses / speed.host_s / 1e6, speed.host_s * 1e6 / speed.ops, speed.host_s);
 }
 
 /* One profile: every side at every CPU count. res[i] in bench order. */
@@ -131,6 +170,7 @@ static int run_all(struct sim_cli *c, const struct sim_profile *p, struct sim_re
 				.cpus = o->tasks[k],
 				.ops = c->ops,
 				.quantum_ps = (uint64_t)c->quantum_ns * 1000,
+				.entry_ns = c->entry_ns,
 				.c2c_top = c->top,
 			};
 			struct sim_result *r = &res[*nr];
@@ -149,6 +189,7 @@ static int run_all(struct sim_cli *c, const struct sim_profile *p, struct sim_re
 			if (c->progress)
 				fprintf(stderr, " %.1f s, %llu switches\n", now_s() - t0,
 					(unsigned long long)r->switches);
+			speed_add(r);
 			r->br.side = s;
 			(*nr)++;
 		}
@@ -226,10 +267,21 @@ static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 			fprintf(f, "%-30.30s %4d %12.0f %12.0f\n", o->sides[res[i].br.side].label,
 				res[i].br.tasks, res[i].br.score[0], res[i].br.score[1]);
 	}
+	fprintf(f, "\n%-30s %4s %10s %9s %14s\n", "core model", "cpus", "instrs/op", "SB-stall",
+		"accesses/op");
+	for (int i = 0; i < nr; i++) {
+		const struct sim_result *r = &res[i];
+
+		fprintf(f, "%-30.30s %4d %10.1f %9.4f %14.1f\n", o->sides[r->br.side].label,
+			r->br.tasks, r->instrs_per_op, r->sb_stalls_per_op,
+			r->ops ? (double)r->accesses / r->ops : 0);
+	}
 	fprintf(f,
 		"\nratio: against %s at the same CPU count. ns/op: one operation on one "
 		"virtual CPU.\nHITM, RFO (ownership requests), inval, RMW-xfer: coherence "
-		"events per operation.\n",
+		"events per operation.\ninstrs/op: instructions the core model charged; SB-stall: "
+		"stores that found the store buffer full;\naccesses/op: memory accesses simulated "
+		"(the whole run, set-up included) per measured operation.\n",
 		o->sides[0].label);
 	for (int i = 0; i < nr; i++)
 		if (res[i].br.errors)
@@ -254,19 +306,33 @@ static void json(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		fprintf(f,
 			"%s\n {\"side\":%d,\"cpus\":%d,\"ns_per_op\":%.3f,\"hitm_per_op\":%.6f,"
 			"\"rfo_per_op\":%.6f,\"inval_per_op\":%.6f,\"rmw_xfer_per_op\":%.6f,"
-			"\"window_s\":%.9f,\"contention\":",
+			"\"window_s\":%.9f,\"instrs_per_op\":%.3f,\"sb_stalls_per_op\":%.6f,"
+			"\"accesses\":%llu,\"contention\":",
 			i ? "," : "", res[i].br.side, res[i].br.tasks, res[i].op_ns,
 			res[i].per_op.hitm, res[i].per_op.rfo, res[i].per_op.inval,
-			res[i].per_op.rmw_xfer, res[i].window_s);
+			res[i].per_op.rmw_xfer, res[i].window_s, res[i].instrs_per_op,
+			res[i].sb_stalls_per_op, (unsigned long long)res[i].accesses);
 		c2c_json(f, &res[i].c2c, res[i].ops);
 		fprintf(f, "}");
 	}
 	fprintf(f, "\n]}\n");
 }
 
+/* --format tsv: what sim validate and calibrate read back. */
+static void tsv(FILE *f, const struct sim_cli *c, const struct sim_result *res, int nr)
+{
+	fprintf(f, "cpus\tside\tops_per_sec\tratio\tinstrs_per_op\tns_per_op\n");
+	for (int i = 0; i < nr; i++)
+		fprintf(f, "%d\t%s\t%.1f\t%.6f\t%.3f\t%.3f\n", res[i].br.tasks,
+			c->o.sides[res[i].br.side].label, res[i].br.median, res[i].br.ratio,
+			res[i].instrs_per_op, res[i].op_ns);
+}
+
 static void report(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		   const struct sim_result *res, int nr, bool c2c)
 {
+	if (c->tsv)
+		return tsv(f, c, res, nr);
 	switch (c->fmt) {
 	case BENCH_TABLE:
 		table(f, c, p, res, nr);
@@ -304,7 +370,7 @@ static int run_profile(struct sim_cli *c, const struct sim_profile *p, bool c2c,
 		       struct sim_result *res, int *nr)
 {
 	/* bench's CSV and JSON call it the entry cost: here, the syscall's. */
-	c->o.entry_ns = (long)(p->syscall_ns + 0.5);
+	c->o.entry_ns = (long)((c->entry_ns >= 0 ? c->entry_ns : p->syscall_ns) + 0.5);
 	c->o.rounds = SIM_SAMPLES;
 	if (run_all(c, p, res, nr))
 		return 1;
@@ -479,7 +545,7 @@ static int all_scenarios(struct sim_cli *c, bool c2c)
 	return 0;
 }
 
-int sim_cmd(int argc, char **argv)
+static int sim_cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "workload", required_argument, NULL, 'w' },
@@ -496,6 +562,7 @@ int sim_cmd(int argc, char **argv)
 		{ "json", required_argument, NULL, 'j' },
 		{ "plot", required_argument, NULL, 'P' },
 		{ "quantum-ns", required_argument, NULL, 'q' },
+		{ "entry-ns", required_argument, NULL, 'e' },
 		{ "list-profiles", no_argument, NULL, 'L' },
 		{ "progress", no_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
@@ -505,12 +572,14 @@ int sim_cmd(int argc, char **argv)
 	static struct sim_cli c;
 	const char *workload = NULL, *scenario = NULL;
 	bool all = false, c2c = false, mode_set = false;
+	char perr[512];
 	int opt, nr, ret;
 
 	memset(&c, 0, sizeof(c));
 	bench_cli_defaults(&c.o);
 	c.ops = SIM_DEFAULT_OPS;
 	c.quantum_ns = SIM_DEFAULT_QUANTUM_NS;
+	c.entry_ns = -1;
 	c.top = SIM_DEFAULT_TOP;
 	c.fmt = BENCH_TABLE;
 	optind = 1;
@@ -554,9 +623,8 @@ int sim_cmd(int argc, char **argv)
 				for (unsigned int i = 0; i < n && i < 4; i++)
 					c.profiles[i] = &p[i];
 				c.nr_profiles = n < 4 ? n : 4;
-			} else if (!(c.profiles[0] = sim_profile_find(optarg))) {
-				cli_error("sim", "--profile: unknown '%s' (--list-profiles)",
-					  optarg);
+			} else if (!(c.profiles[0] = sim_profile_get(optarg, perr, sizeof(perr)))) {
+				cli_error("sim", "--profile: %s", perr);
 				return 2;
 			} else {
 				c.nr_profiles = 1;
@@ -586,8 +654,11 @@ int sim_cmd(int argc, char **argv)
 			}
 			break;
 		case 'f':
-			if (bench_cli_option(&c.o, opt, optarg, &c.fmt))
+			c.tsv = !strcmp(optarg, "tsv");
+			if (!c.tsv && bench_cli_option(&c.o, opt, optarg, &c.fmt))
 				return 2;
+			if (c.tsv)
+				c.fmt = BENCH_CSV; /* no tables, no summaries */
 			break;
 		case 'j':
 			c.json_file = optarg;
@@ -597,8 +668,18 @@ int sim_cmd(int argc, char **argv)
 			break;
 		case 'q':
 			c.quantum_ns = (unsigned int)strtoul(optarg, &end, 10);
-			if (*end || !c.quantum_ns || c.quantum_ns > 100000) {
-				cli_error("sim", "--quantum-ns: 1 to 100000");
+			if (*end || !*optarg || optarg[0] == '-' ||
+			    c.quantum_ns > SIM_MAX_QUANTUM_NS) {
+				cli_error("sim", "--quantum-ns: 0 to %d", SIM_MAX_QUANTUM_NS);
+				return 2;
+			}
+			break;
+		case 'e':
+			c.entry_ns = strtod(optarg, &end);
+			if (*end || !*optarg || !(c.entry_ns >= 0 && c.entry_ns <= 1e6)) {
+				cli_error(
+					"sim",
+					"--entry-ns: 0 to 1000000 (ns of syscall entry and exit)");
 				return 2;
 			}
 			break;
@@ -666,5 +747,15 @@ int sim_cmd(int argc, char **argv)
 		for (int i = 0; !ret && i < nr; i++)
 			c2c_free(&res[i].c2c);
 	}
+	return ret;
+}
+
+int sim_cmd(int argc, char **argv)
+{
+	int ret;
+
+	memset(&speed, 0, sizeof(speed));
+	ret = sim_cmd_run(argc, argv);
+	speed_report();
 	return ret;
 }

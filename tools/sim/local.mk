@@ -6,7 +6,8 @@
 # `vfslab sim` execs. No sanitizer flags here: ASan cannot follow our stack
 # switches and -fsanitize=thread excludes -fsanitize=address anyway.
 
-SIM_TSAN_CFLAGS = -fsanitize=thread --param tsan-instrument-func-entry-exit=0 -Wno-tsan
+SIM_TSAN_CFLAGS = -fsanitize=thread --param tsan-instrument-func-entry-exit=0 -Wno-tsan \
+	-fsanitize-coverage=trace-pc
 
 noinst_LIBRARIES += %D%/libvfssim.a %D%/libsimrt.a
 %C%_libvfssim_a_SOURCES = $(lib_libprim_a_SOURCES) $(vfs_libvfs_a_SOURCES)
@@ -15,6 +16,7 @@ noinst_LIBRARIES += %D%/libvfssim.a %D%/libsimrt.a
 
 %C%_libsimrt_a_SOURCES = \
 	%D%/alloc.c \
+	%D%/blocks.c \
 	%D%/coherence.c \
 	%D%/coherence.h \
 	%D%/hooks.h \
@@ -47,3 +49,13 @@ tools_vfslab_sim_CPPFLAGS = $(AM_CPPFLAGS) -DVFSLAB_SIM_TOOL -Dmain=vfslab_main 
 tools_vfslab_sim_CFLAGS = $(WARN_CFLAGS) $(PTHREAD_CFLAGS) $(LIBEDIT_CFLAGS)
 tools_vfslab_sim_LDFLAGS = -Wl,--wrap=kmem_cache_alloc -Wl,--wrap=kmem_cache_zalloc
 tools_vfslab_sim_LDADD = $(SIM_LDADD) $(LIBEDIT_LIBS)
+
+# The core model's block table (tools/sim/blocks.awk), beside each program
+# linked on the simulated copy of lib/ and vfs/.
+SIM_BLOCKS = $(OBJDUMP) -d --no-show-raw-insn $< | $(AWK) -f $(srcdir)/%D%/blocks.awk > $@.tmp && \
+	mv $@.tmp $@
+tools/vfslab-sim.blocks: tools/vfslab-sim$(EXEEXT) $(srcdir)/%D%/blocks.awk
+	$(AM_V_GEN)$(SIM_BLOCKS)
+all-local: tools/vfslab-sim.blocks
+CLEANFILES = tools/vfslab-sim.blocks
+EXTRA_DIST += %D%/blocks.awk
