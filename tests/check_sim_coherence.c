@@ -228,7 +228,7 @@ static void sum(void *ctx, struct coh_line *l, uint64_t line)
 
 static void run(void (*fn)(void *), void **args, unsigned int n, struct outcome *o)
 {
-	ck_assert_int_eq(sim_setup(&toy, n, 1000), 0);
+	ck_assert_int_eq(sim_setup(&toy, n), 0);
 	for (unsigned int i = 0; i < n; i++)
 		sim.vcpus[i].measuring = true;
 	coh_stats_reset(&sim.coh, true);

@@ -82,16 +82,16 @@ int sim_predict(const char *const *args, struct sim_tsv_row *rows, int max)
 	f = fdopen(fds[0], "r");
 	while (f && fgets(line, sizeof(line), f)) {
 		struct sim_tsv_row r;
-		char *tab[6], *p = line;
+		char *tab[7], *p = line;
 		int k = 0;
 
-		for (; k < 6 && p; k++) {
+		for (; k < 7 && p; k++) {
 			tab[k] = p;
 			p = strchr(p, '\t');
 			if (p)
 				*p++ = '\0';
 		}
-		if (k < 6 || !strcmp(tab[0], "cpus") || n >= max)
+		if (k < 7 || !strcmp(tab[0], "cpus") || n >= max)
 			continue;
 		memset(&r, 0, sizeof(r));
 		r.cpus = atoi(tab[0]);
@@ -100,6 +100,7 @@ int sim_predict(const char *const *args, struct sim_tsv_row *rows, int max)
 		r.ratio = atof(tab[3]);
 		r.instrs_per_op = atof(tab[4]);
 		r.ns_per_op = atof(tab[5]);
+		r.ops = strtoul(tab[6], NULL, 10);
 		rows[n++] = r;
 	}
 	if (f)

@@ -17,9 +17,6 @@
 #include "tools/sim/simrun.h"
 
 #define SIM_DEFAULT_OPS 1000
-#define SIM_DEFAULT_QUANTUM_NS 1
-/* The quantum's allowed range: results may not depend on it (sim validate). */
-#define SIM_MAX_QUANTUM_NS 1000
 #define SIM_DEFAULT_TOP 4
 /* Scenario runs: about this many operations in all, 100 to 2000 per vCPU. */
 #define SIM_SCENARIO_TOTAL_OPS 60000
@@ -51,7 +48,6 @@ struct sim_cli {
 	int nr_profiles;
 	unsigned long ops;
 	bool ops_set;
-	unsigned int quantum_ns;
 	double entry_ns; /* < 0: the profile's syscall cost */
 	unsigned int top;
 	enum bench_format fmt;
@@ -91,13 +87,9 @@ static void usage(FILE *f)
 		"  --format table|csv|json|tsv (tsv: one line per result, for scripts)\n"
 		"  --json FILE         also write JSON to FILE\n"
 		"  --plot FILE         simulated ops/s against CPUs (.png or .svg, gnuplot)\n"
-		"  --quantum-ns N      how far a virtual CPU may run ahead of the next one on\n"
-		"                      lines no other CPU has touched (0 to %d, default %d;\n"
-		"                      shared lines are always accessed in exact time order)\n"
 		"  --entry-ns N        syscall entry plus exit in ns (default: the profile's),\n"
 		"                      as vfslab bench --entry-ns sets the native side's\n",
-		SIM_MAX_CPUS, SIM_DEFAULT_OPS, SIM_DEFAULT_TOP, SIM_MAX_QUANTUM_NS,
-		SIM_DEFAULT_QUANTUM_NS);
+		SIM_MAX_CPUS, SIM_DEFAULT_OPS, SIM_DEFAULT_TOP);
 }
 
 static void list_profiles(void)
@@ -169,7 +161,6 @@ static int run_all(struct sim_cli *c, const struct sim_profile *p, struct sim_re
 				.processes = o->processes,
 				.cpus = o->tasks[k],
 				.ops = c->ops,
-				.quantum_ps = (uint64_t)c->quantum_ns * 1000,
 				.entry_ns = c->entry_ns,
 				.c2c_top = c->top,
 			};
@@ -238,8 +229,8 @@ static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 	fprintf(f, "machine %s: %s\n", p->name, p->machine);
 	fprintf(f,
 		"mode %s, %lu iterations per virtual CPU, rate over the window where all "
-		"run past warm-up; quantum %u ns\n",
-		o->processes ? "processes" : "threads", c->ops, c->quantum_ns);
+		"run past warm-up\n",
+		o->processes ? "processes" : "threads", c->ops);
 	fprintf(f, "profile %s\n\n", p->notes);
 	fprintf(f, "%-30s %4s %9s %9s %9s %7s %8s %7s %7s %7s %8s", "side", "cpus", "ops/s", "min",
 		"max", "ratio", "ns/op", "HITM", "RFO", "inval", "RMW-xfer");
@@ -295,9 +286,9 @@ static void json(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 {
 	const struct bench_opts *o = &c->o;
 	fprintf(f,
-		"{\"simulated\":true,\"profile\":\"%s\",\"ops_per_cpu\":%lu,\"quantum_ns\":%u,"
+		"{\"simulated\":true,\"profile\":\"%s\",\"ops_per_cpu\":%lu,"
 		"\"bench\":",
-		p->name, c->ops, c->quantum_ns);
+		p->name, c->ops);
 	for (int i = 0; i < nr; i++)
 		br[i] = res[i].br;
 	bench_report(f, BENCH_JSON, o, br, nr);
@@ -321,11 +312,11 @@ static void json(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 /* --format tsv: what sim validate and calibrate read back. */
 static void tsv(FILE *f, const struct sim_cli *c, const struct sim_result *res, int nr)
 {
-	fprintf(f, "cpus\tside\tops_per_sec\tratio\tinstrs_per_op\tns_per_op\n");
+	fprintf(f, "cpus\tside\tops_per_sec\tratio\tinstrs_per_op\tns_per_op\tops_per_cpu\n");
 	for (int i = 0; i < nr; i++)
-		fprintf(f, "%d\t%s\t%.1f\t%.6f\t%.3f\t%.3f\n", res[i].br.tasks,
+		fprintf(f, "%d\t%s\t%.1f\t%.6f\t%.3f\t%.3f\t%lu\n", res[i].br.tasks,
 			c->o.sides[res[i].br.side].label, res[i].br.median, res[i].br.ratio,
-			res[i].instrs_per_op, res[i].op_ns);
+			res[i].instrs_per_op, res[i].op_ns, c->ops);
 }
 
 static void report(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
@@ -561,7 +552,6 @@ static int sim_cmd_run(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "plot", required_argument, NULL, 'P' },
-		{ "quantum-ns", required_argument, NULL, 'q' },
 		{ "entry-ns", required_argument, NULL, 'e' },
 		{ "list-profiles", no_argument, NULL, 'L' },
 		{ "progress", no_argument, NULL, 'g' },
@@ -578,7 +568,6 @@ static int sim_cmd_run(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	bench_cli_defaults(&c.o);
 	c.ops = SIM_DEFAULT_OPS;
-	c.quantum_ns = SIM_DEFAULT_QUANTUM_NS;
 	c.entry_ns = -1;
 	c.top = SIM_DEFAULT_TOP;
 	c.fmt = BENCH_TABLE;
@@ -665,14 +654,6 @@ static int sim_cmd_run(int argc, char **argv)
 			break;
 		case 'P':
 			c.plot_file = optarg;
-			break;
-		case 'q':
-			c.quantum_ns = (unsigned int)strtoul(optarg, &end, 10);
-			if (*end || !*optarg || optarg[0] == '-' ||
-			    c.quantum_ns > SIM_MAX_QUANTUM_NS) {
-				cli_error("sim", "--quantum-ns: 0 to %d", SIM_MAX_QUANTUM_NS);
-				return 2;
-			}
 			break;
 		case 'e':
 			c.entry_ns = strtod(optarg, &end);

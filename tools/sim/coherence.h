@@ -59,8 +59,6 @@ struct coh_line {
 	uint8_t ignore; /* not simulated (per-thread storage) */
 	uint16_t nsharers;
 	uint8_t waiters; /* parked spinners read it (tools/sim/sched.c) */
-	uint8_t multi; /* more than one CPU has touched it */
-	uint16_t last; /* the CPU that touched it last, + 1 */
 	uint32_t id; /* first-touch order: stable across runs */
 	uint64_t busy_until; /* ps: the last transfer ends */
 	struct coh_stats *st;

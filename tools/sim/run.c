@@ -292,7 +292,7 @@ int sim_run_workload(const struct sim_run_opts *o, const struct vfs_config *cfg,
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	if (!o->ops || sim_setup(o->prof, o->cpus, o->quantum_ps))
+	if (!o->ops || sim_setup(o->prof, o->cpus))
 		return -1;
 	if (o->entry_ns >= 0)
 		sim_set_entry_ns(o->entry_ns);

@@ -7,8 +7,7 @@
  *
  * The scheduling check comes before an access, and an atomic's effect is
  * applied before its cost is charged: an access happens when its vCPU is
- * (to within the quantum) the earliest one, and a contended line's next
- * user queues behind it.
+ * the earliest one, and a contended line's next user queues behind it.
  */
 #include <stdint.h>
 #include <string.h>
@@ -94,6 +93,14 @@ static void store_miss(struct sim_vcpu *v, struct coh_line *l, uintptr_t a, uint
 		v->sb_head = (v->sb_head + 1) % SIM_SB_MAX;
 		v->sb_n--;
 		v->sb_stalls++;
+		/* Later in time now: let whoever is earlier go first. */
+		if (v->clock > sim.limit) {
+			sim_resched();
+			l = coh_line_get(&sim.coh, a >> SIM_LINE_SHIFT);
+			if (coh_is_hit(l, v->id, COH_WRITE))
+				return (void)coh_hit(&sim.coh, l, v->clock, COH_WRITE,
+						     v->measuring);
+		}
 	}
 	done = coh_miss(&sim.coh, l, v->id, v->clock, COH_WRITE, a & 63, pc, v->measuring, v->clock,
 			false);
@@ -106,11 +113,7 @@ static void store_miss(struct sim_vcpu *v, struct coh_line *l, uintptr_t a, uint
 }
 
 /*
- * One line, for @v at its clock. A line another CPU has touched is
- * accessed in exact virtual-time order (the scheduling quantum applies
- * only to lines one CPU has to itself), so the quantum cannot reorder the
- * accesses the coherence model must see in order. A miss on a line that
- * is still busy with earlier transfers takes the next slot in its queue
+ * One line, for @v at its clock. A miss on a line that is still busy with earlier transfers takes the next slot in its queue
  * and waits for it, in virtual time, letting the other vCPUs run: the
  * line's holder keeps using it until then, and the access sees memory as
  * it is when it is served.
@@ -123,18 +126,13 @@ static void acquire(struct sim_vcpu *v, uintptr_t a, enum coh_kind kind, uintptr
 	bool serial, remote;
 
 	sim.accesses++;
-	if (unlikely(l->last != v->id + 1)) {
-		if (l->ignore)
-			return;
-		l->multi |= l->last != 0;
-		l->last = (uint16_t)(v->id + 1);
-	}
 	/* A locked RMW first waits for the store buffer to drain. */
-	if (kind == COH_RMW)
+	if (kind == COH_RMW && v->sb_n) {
 		sb_drain(v);
-	if (l->multi && v->clock > sim.strict) {
-		sim_resched();
-		l = coh_line_get(c, line); /* the table may have grown */
+		if (v->clock > sim.limit) {
+			sim_resched();
+			l = coh_line_get(c, line); /* the table may have grown */
+		}
 	}
 	issued = v->clock;
 	if (likely(coh_is_hit(l, v->id, kind))) {
@@ -168,8 +166,6 @@ static void acquire(struct sim_vcpu *v, uintptr_t a, enum coh_kind kind, uintptr
 		if (mid > issued) {
 			v->clock = mid;
 			sim_pre(v);
-			if (v->clock > sim.strict)
-				sim_resched();
 			l = coh_line_get(c, line); /* the table may have grown */
 		}
 		done = coh_miss(c, l, v->id, start, kind, a & 63, pc, v->measuring, issued, true);

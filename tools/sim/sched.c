@@ -107,8 +107,7 @@ static struct sim_vcpu *heap_pop(void)
 
 static void set_limit(void)
 {
-	sim.strict = sim.heap_n ? sim.heap[0]->clock : UINT64_MAX;
-	sim.limit = sim.heap_n ? sim.heap[0]->clock + sim.quantum_ps : UINT64_MAX;
+	sim.limit = sim.heap_n ? sim.heap[0]->clock : UINT64_MAX;
 }
 
 /* Swap the host thread's per-thread variables (lib/stats.h, lib/percpu_counter.h). */
@@ -272,10 +271,8 @@ static void wake_line(uint64_t line, uint64_t when)
 	}
 	free(q->e);
 	*q = W.q[--W.n];
-	if (sim.heap_n && sim.heap[0]->clock + sim.quantum_ps < sim.limit)
-		sim.limit = sim.heap[0]->clock + sim.quantum_ps;
-	if (sim.heap_n && sim.heap[0]->clock < sim.strict)
-		sim.strict = sim.heap[0]->clock;
+	if (sim.heap_n && sim.heap[0]->clock < sim.limit)
+		sim.limit = sim.heap[0]->clock;
 }
 
 void sim_park(void)
@@ -381,7 +378,7 @@ static void *stat_block(unsigned int id)
 	return stat_blocks[id];
 }
 
-int sim_setup(const struct sim_profile *p, unsigned int nr, uint64_t quantum_ps)
+int sim_setup(const struct sim_profile *p, unsigned int nr)
 {
 	size_t total;
 	char *stacks;
@@ -400,7 +397,6 @@ int sim_setup(const struct sim_profile *p, unsigned int nr, uint64_t quantum_ps)
 	memset(&sim, 0, sizeof(sim));
 	sim.prof = p;
 	sim.nr = nr;
-	sim.quantum_ps = quantum_ps;
 	sim.syscall_ps = (uint64_t)(p->syscall_ns * 1000 + 0.5);
 	sim.pause_ps = (uint64_t)(p->pause_ns * 1000 + 0.5);
 	sim.fence_ps = (uint64_t)(p->atomic_ns * 1000 + 0.5);

@@ -6,11 +6,12 @@
  * against the __tsan_* hooks in tools/sim/runtime.c) goes through the
  * coherence model (tools/sim/coherence.c) and costs virtual time.
  *
- * A vCPU runs until its clock passes the next-lowest vCPU's clock by a
- * quantum; the check happens before each access, so accesses are applied
- * in virtual-time order to within the quantum. Everything depends only on
- * virtual clocks and vCPU numbers: the same command gives the same result
- * on a loaded or an idle machine.
+ * A vCPU runs until its clock passes the next-lowest vCPU's clock; the
+ * check happens before each memory access, so every access is applied in
+ * exact virtual-time order (ties by vCPU number). Only the work between
+ * accesses runs ahead, and nobody else can see it. Everything depends only
+ * on virtual clocks and vCPU numbers: the same command gives the same
+ * result on a loaded or an idle machine.
  */
 #ifndef VFSLAB_TOOLS_SIM_SIM_H
 #define VFSLAB_TOOLS_SIM_SIM_H
@@ -84,8 +85,6 @@ struct sim {
 	struct sim_vcpu **heap; /* the runnable ones, lowest (clock, id) first */
 	unsigned int heap_n;
 	uint64_t limit; /* the running vCPU yields once past this */
-	uint64_t strict; /* ... or this, at a line other CPUs have touched */
-	uint64_t quantum_ps;
 	uint64_t syscall_ps, pause_ps, fence_ps;
 	uint64_t instr_fs; /* one instruction: cpi / ghz */
 	unsigned int sb_depth;
@@ -107,7 +106,7 @@ extern struct sim_vcpu *sim_self;
 extern struct sim_vcpu sim_host;
 
 /* Set the machine up: @p, @nr vCPUs. 0 or -1. */
-int sim_setup(const struct sim_profile *p, unsigned int nr, uint64_t quantum_ps);
+int sim_setup(const struct sim_profile *p, unsigned int nr);
 /* The syscall entry cost, when a command sets it (--entry-ns); after sim_setup(). */
 void sim_set_entry_ns(double ns);
 void sim_teardown(void);

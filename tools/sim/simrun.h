@@ -31,7 +31,6 @@ struct sim_run_opts {
 	bool processes;
 	unsigned int cpus;
 	unsigned long ops; /* per vCPU */
-	uint64_t quantum_ps;
 	double entry_ns; /* syscall entry cost; < 0: the profile's */
 	unsigned int c2c_top; /* lines in the contention report; 0: none */
 };
