@@ -231,7 +231,19 @@ static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		"mode %s, %lu iterations per virtual CPU, rate over the window where all "
 		"run past warm-up\n",
 		o->processes ? "processes" : "threads", c->ops);
-	fprintf(f, "profile %s\n\n", p->notes);
+	fprintf(f, "profile %s\n", p->notes);
+	{
+		int most = 0;
+
+		for (int k = 0; k < o->nr_tasks; k++)
+			most = o->tasks[k] > most ? o->tasks[k] : most;
+		if ((unsigned int)most > sim_profile_cpus(p))
+			fprintf(f,
+				"note: %d CPUs exceed this machine's %u: the extra ones are placed as "
+				"further sockets of the same kind, cross-socket from the rest\n",
+				most, sim_profile_cpus(p));
+	}
+	fprintf(f, "\n");
 	fprintf(f, "%-30s %4s %9s %9s %9s %7s %8s %7s %7s %7s %8s", "side", "cpus", "ops/s", "min",
 		"max", "ratio", "ns/op", "HITM", "RFO", "inval", "RMW-xfer");
 	for (size_t k = 0; k < ARRAY_SIZE(shown); k++)
@@ -309,13 +321,24 @@ static void json(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 	fprintf(f, "\n]}\n");
 }
 
+/*
+ * A scenario's after/before: the throughput ratio, or for a workload with
+ * its own score (blogbench's reads) the ratio of that score.
+ */
+static double judged_ratio(const struct sim_cli *c, const struct sim_result *res, int i)
+{
+	if (c->o.wl->score_names[0] && res[i].br.side && res[i - res[i].br.side].br.score[0])
+		return res[i].br.score[0] / res[i - res[i].br.side].br.score[0];
+	return res[i].br.ratio;
+}
+
 /* --format tsv: what sim validate and calibrate read back. */
 static void tsv(FILE *f, const struct sim_cli *c, const struct sim_result *res, int nr)
 {
 	fprintf(f, "cpus\tside\tops_per_sec\tratio\tinstrs_per_op\tns_per_op\tops_per_cpu\n");
 	for (int i = 0; i < nr; i++)
 		fprintf(f, "%d\t%s\t%.1f\t%.6f\t%.3f\t%.3f\t%lu\n", res[i].br.tasks,
-			c->o.sides[res[i].br.side].label, res[i].br.median, res[i].br.ratio,
+			c->o.sides[res[i].br.side].label, res[i].br.median, judged_ratio(c, res, i),
 			res[i].instrs_per_op, res[i].op_ns, c->ops);
 }
 
@@ -392,15 +415,25 @@ struct verdict {
 	double predicted, published;
 };
 
+/*
+ * What a prediction says about a published figure: "reproduced" only where
+ * the gain is within 2x of the published gain, "direction only" where just
+ * the sign agrees, "opposite" where it does not.
+ */
 static const char *direction(double predicted, double published)
 {
+	double k;
+
 	if (!published)
 		return predicted > 1.02 ? "after faster" :
 		       predicted < 0.98 ? "after slower" :
 					  "no change";
-	if ((predicted > 1.0) == (published > 1.0) && fabs(predicted - 1.0) >= 0.005)
-		return "reproduced";
-	return fabs(predicted - 1.0) < 0.005 ? "flat" : "OPPOSITE";
+	if (fabs(predicted - 1.0) < 0.005)
+		return "flat";
+	if ((predicted > 1.0) != (published > 1.0))
+		return "opposite";
+	k = (predicted - 1.0) / (published - 1.0);
+	return k >= 0.5 && k <= 2.0 ? "reproduced" : "direction only";
 }
 
 static int run_scenario(struct sim_cli *base, const struct scenario *s, bool c2c, struct verdict *v)
@@ -470,11 +503,8 @@ static int run_scenario(struct sim_cli *base, const struct scenario *s, bool c2c
 			return ret;
 		for (int i = 1; i < nr; i += 2) {
 			struct verdict *w = v ? &v[k] : NULL;
-			double ratio = res[i].br.ratio;
+			double ratio = judged_ratio(&c, res, i);
 
-			/* A workload with its own score (blogbench's reads) is judged by it. */
-			if (c.o.wl->score_names[0] && res[i - 1].br.score[0])
-				ratio = res[i].br.score[0] / res[i - 1].br.score[0];
 			res[i].br.ratio = ratio;
 			if (c.fmt == BENCH_TABLE) {
 				printf("\npredicted after/before at %d CPUs of %s: %.3fx%s%s",
@@ -494,8 +524,10 @@ static int run_scenario(struct sim_cli *base, const struct scenario *s, bool c2c
 				w->published = s->published;
 			}
 		}
-		if (c.fmt == BENCH_TABLE && why)
-			printf("machine: %s\n\n", why);
+		if (c.fmt == BENCH_TABLE)
+			printf("ran on: the %s profile (%s), %d CPUs%s%s\n\n", p->name, p->machine,
+			       c.o.tasks[c.o.nr_tasks - 1], why ? "; for the seed: " : "",
+			       why ? why : "");
 		for (int i = 0; i < nr; i++)
 			c2c_free(&res[i].c2c);
 	}
@@ -518,19 +550,25 @@ static int all_scenarios(struct sim_cli *c, bool c2c)
 	}
 	if (c->fmt != BENCH_TABLE)
 		return 0;
-	printf("== summary ==\n%-16s %-11s %5s %10s %10s  %s\n", "scenario", "profile", "cpus",
-	       "predicted", "published", "direction");
+	printf("gain ratio: (predicted - 1) / (published - 1); reproduced: 0.5 to 2.0; direction "
+	       "only: the sign alone agrees\n");
+	printf("== summary ==\n%-16s %-11s %5s %10s %10s %10s  %s\n", "scenario", "profile", "cpus",
+	       "predicted", "published", "gain ratio", "label");
 	for (unsigned int i = 0; i < n && i < 64; i++) {
 		for (int k = 0; k < nprof; k++) {
 			const struct verdict *w = &v[i][k];
-			char pub[16] = "-";
+			char pub[16] = "-", gain[16] = "-";
 
 			if (!w->name)
 				continue;
-			if (w->published)
+			if (w->published) {
 				snprintf(pub, sizeof(pub), "%.3fx", w->published);
-			printf("%-16s %-11s %5d %9.3fx %10s  %s\n", w->name, w->profile, w->cpus,
-			       w->predicted, pub, direction(w->predicted, w->published));
+				snprintf(gain, sizeof(gain), "%.2f",
+					 (w->predicted - 1) / (w->published - 1));
+			}
+			printf("%-16s %-11s %5d %9.3fx %10s %10s  %s\n", w->name, w->profile,
+			       w->cpus, w->predicted, pub, gain,
+			       direction(w->predicted, w->published));
 		}
 	}
 	return 0;
