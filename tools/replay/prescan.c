@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Before the replay: the descriptors the log's processes had that no
+ * traced call made, from the log's own fd numbers.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tools/replay/replay.h"
+#include "vfs/vfs.h"
+
+/* ---- descriptors no traced call made ---- */
+
+#define PS_MAXFD 4096
+
+struct fset {
+	int refs;
+	unsigned char open[PS_MAXFD], seen[PS_MAXFD], cloexec[PS_MAXFD];
+};
+
+struct pset {
+	int pid;
+	struct fset *s;
+};
+
+struct prescan {
+	const struct rp_log *log;
+	struct rp_tree *tree;
+	struct pset *p;
+	size_t nr, cap;
+	size_t cur;
+};
+
+static void fset_put(struct fset *s)
+{
+	if (s && !--s->refs)
+		free(s);
+}
+
+static struct pset *ps_find(struct prescan *ps, int pid)
+{
+	for (size_t i = 0; i < ps->nr; i++)
+		if (ps->p[i].pid == pid)
+			return &ps->p[i];
+	return NULL;
+}
+
+static struct pset *ps_add(struct prescan *ps, int pid, struct fset *s)
+{
+	struct pset *p = ps_find(ps, pid);
+
+	if (p) {
+		fset_put(p->s);
+		p->s = s;
+		return p;
+	}
+	if (ps->nr == ps->cap) {
+		size_t cap = ps->cap ? ps->cap * 2 : 16;
+
+		p = realloc(ps->p, cap * sizeof(*p));
+		if (!p)
+			return NULL;
+		ps->p = p;
+		ps->cap = cap;
+	}
+	p = &ps->p[ps->nr++];
+	p->pid = pid;
+	p->s = s;
+	return p;
+}
+
+static struct fset *ps_get(struct prescan *ps, int pid)
+{
+	struct pset *p = ps_find(ps, pid);
+	struct fset *s;
+
+	if (p)
+		return p->s;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->refs = 1;
+	/* what the first process inherited, every other process has too */
+	for (size_t i = 0; i < ps->tree->nr_fds; i++)
+		if (ps->tree->fds[i] < PS_MAXFD)
+			s->open[ps->tree->fds[i]] = s->seen[ps->tree->fds[i]] = 1;
+	if (!ps_add(ps, pid, s)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* The log shows fd in use in s: if nothing traced made it, something else did. */
+static void ps_require(struct prescan *ps, int pid, struct fset *s, long fd)
+{
+	if (fd < 0 || fd >= PS_MAXFD || s->open[fd])
+		return;
+	if (!s->seen[fd]) {
+		/* never seen in this lineage: there from the start */
+		rp_tree_add_fd(ps->tree, (int)fd);
+		for (size_t i = 0; i < ps->nr; i++)
+			ps->p[i].s->open[fd] = ps->p[i].s->seen[fd] = 1;
+		return;
+	}
+	{
+		struct rp_tree *t = ps->tree;
+		struct rp_fdinj *in;
+
+		if (t->nr_fdinj == t->cap_fdinj) {
+			size_t cap = t->cap_fdinj ? t->cap_fdinj * 2 : 16;
+
+			in = realloc(t->fdinj, cap * sizeof(*in));
+			if (!in)
+				return;
+			t->fdinj = in;
+			t->cap_fdinj = cap;
+		}
+		in = &t->fdinj[t->nr_fdinj++];
+		in->before = ps->cur;
+		in->pid = pid;
+		in->fd = (int)fd;
+		s->open[fd] = 1;
+	}
+}
+
+static void ps_make(struct fset *s, long fd, bool cloexec)
+{
+	if (fd < 0 || fd >= PS_MAXFD)
+		return;
+	s->open[fd] = s->seen[fd] = 1;
+	s->cloexec[fd] = cloexec;
+}
+
+static void ps_call(struct prescan *ps, const struct rp_call *c)
+{
+	struct fset *s;
+	long ofd = rp_object_fd(c), ret = c->ret;
+	bool ok = ret >= 0 && !(c->flags & (RPC_INTERRUPTED | RPC_RET_UNKNOWN));
+
+	if (c->sys == RP_EXIT) {
+		struct pset *p = ps_find(ps, c->pid);
+
+		if (p) {
+			fset_put(p->s);
+			*p = ps->p[--ps->nr];
+		}
+		return;
+	}
+	s = ps_get(ps, c->pid);
+	if (!s)
+		return;
+	if (c->sys == RP_CLONE) {
+		struct fset *n;
+
+		if (ret <= 0)
+			return;
+		if (c->a[0] & CLONE_FILES) {
+			n = s;
+			n->refs++;
+		} else {
+			n = malloc(sizeof(*n));
+			if (!n)
+				return;
+			*n = *s;
+			n->refs = 1;
+		}
+		if (!ps_add(ps, (int)ret, n))
+			fset_put(n);
+		return;
+	}
+	if (c->flags & (RPC_INTERRUPTED | RPC_RET_UNKNOWN) || ret == -EBADF)
+		return;
+	/* descriptors the call used */
+	if (ofd >= 0)
+		ps_require(ps, c->pid, s, ofd);
+	switch (c->sys) {
+	case RP_CLOSE:
+	case RP_DUP:
+	case RP_DUP2:
+	case RP_DUP3:
+	case RP_FCNTL:
+		ps_require(ps, c->pid, s, c->a[0]);
+		break;
+	case RP_OPENAT:
+	case RP_NEWFSTATAT:
+	case RP_STATX:
+	case RP_FACCESSAT:
+	case RP_FACCESSAT2:
+	case RP_UNLINKAT:
+	case RP_MKDIRAT:
+	case RP_READLINKAT:
+	case RP_FCHMODAT:
+	case RP_FCHOWNAT:
+	case RP_MKNODAT:
+	case RP_UTIMENSAT:
+	case RP_EXECVEAT:
+		if (c->p[0] && c->p[0][0] != '/' && c->a[0] != AT_FDCWD)
+			ps_require(ps, c->pid, s, c->a[0]);
+		break;
+	case RP_RENAMEAT:
+	case RP_RENAMEAT2:
+	case RP_LINKAT:
+		if (c->p[0] && c->p[0][0] != '/' && c->a[0] != AT_FDCWD)
+			ps_require(ps, c->pid, s, c->a[0]);
+		if (c->p[1] && c->p[1][0] != '/' && c->a[1] != AT_FDCWD)
+			ps_require(ps, c->pid, s, c->a[1]);
+		break;
+	case RP_SYMLINKAT:
+		if (c->p[1] && c->p[1][0] != '/' && c->a[0] != AT_FDCWD)
+			ps_require(ps, c->pid, s, c->a[0]);
+		break;
+	default:
+		break;
+	}
+	if (!ok)
+		return;
+	/* descriptors it made: lowest free, so every lower one was in use */
+	switch (c->sys) {
+	case RP_OPEN:
+	case RP_OPENAT:
+	case RP_CREAT:
+	case RP_DUP: {
+		long fl = c->sys == RP_OPEN ? c->a[0] : c->sys == RP_OPENAT ? c->a[1] : 0;
+
+		for (long f = 0; f < ret && f < PS_MAXFD; f++)
+			ps_require(ps, c->pid, s, f);
+		ps_make(s, ret, fl & O_CLOEXEC);
+		break;
+	}
+	case RP_FCNTL:
+		if (c->a[1] == F_DUPFD || c->a[1] == F_DUPFD_CLOEXEC) {
+			for (long f = c->a[2] > 0 ? c->a[2] : 0; f < ret && f < PS_MAXFD; f++)
+				ps_require(ps, c->pid, s, f);
+			ps_make(s, ret, c->a[1] == F_DUPFD_CLOEXEC);
+		} else if (c->a[1] == F_SETFD && c->a[0] >= 0 && c->a[0] < PS_MAXFD) {
+			s->cloexec[c->a[0]] = c->a[2] & FD_CLOEXEC;
+		}
+		break;
+	case RP_FOREIGN:
+		for (int i = 0; i < c->a[0] && i < 2; i++) {
+			for (long f = i ? c->a[1] + 1 : 0; f < c->a[1 + i] && f < PS_MAXFD; f++)
+				ps_require(ps, c->pid, s, f);
+			ps_make(s, c->a[1 + i], c->a[3] & O_CLOEXEC);
+		}
+		break;
+	case RP_DUP2:
+	case RP_DUP3:
+		ps_make(s, c->a[1], c->sys == RP_DUP3 && (c->a[2] & O_CLOEXEC));
+		break;
+	case RP_CLOSE:
+		if (c->a[0] >= 0 && c->a[0] < PS_MAXFD)
+			s->open[c->a[0]] = 0;
+		break;
+	case RP_CLOSE_RANGE:
+		for (long f = c->a[0]; f <= c->a[1] && f < PS_MAXFD; f++) {
+			if (c->a[2] & CLOSE_RANGE_CLOEXEC)
+				s->cloexec[f] = 1;
+			else
+				s->open[f] = 0;
+		}
+		break;
+	case RP_EXECVE:
+	case RP_EXECVEAT:
+		if (s->refs > 1) {
+			struct fset *n = malloc(sizeof(*n));
+
+			if (!n)
+				break;
+			*n = *s;
+			n->refs = 1;
+			ps_add(ps, c->pid, n);
+			s = n;
+		}
+		for (int f = 0; f < PS_MAXFD; f++)
+			if (s->cloexec[f])
+				s->open[f] = s->cloexec[f] = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+void rp_prescan_fds(const struct rp_log *log, struct rp_tree *tree)
+{
+	struct prescan ps;
+
+	memset(&ps, 0, sizeof(ps));
+	ps.log = log;
+	ps.tree = tree;
+	for (ps.cur = 0; ps.cur < log->nr; ps.cur++)
+		ps_call(&ps, &log->calls[ps.cur]);
+	for (size_t i = 0; i < ps.nr; i++)
+		fset_put(ps.p[i].s);
+	free(ps.p);
+}
