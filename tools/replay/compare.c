@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "tools/replay/engine.h"
+#include "tools/replay/sys.h"
 #include "vfs/vfs.h"
 
 /* ---- comparing ---- */
@@ -69,20 +70,15 @@ void rp_add_mismatch(struct engine *e, long r, const char *what)
 	snprintf(m->what, sizeof(m->what), "%s", what ? what : "");
 }
 
-bool rp_is_stat(unsigned int sys)
-{
-	return sys == RP_STAT || sys == RP_LSTAT || sys == RP_FSTAT || sys == RP_NEWFSTATAT ||
-	       sys == RP_STATX;
-}
-
 /* Fields beyond the return value: stat output, readlink and getcwd bodies. */
 bool rp_fields_differ(struct engine *e, const struct rp_call *c, long r, char *what, size_t len)
 {
 	const struct stat *st = &e->x.st;
+	unsigned int out = rp_sys(c->sys)->out;
 
 	if (r < 0 || r != c->ret)
 		return false;
-	if (rp_is_stat(c->sys) && (c->flags & RPC_ST_VALID)) {
+	if (out == RPX_STAT && (c->flags & RPC_ST_VALID)) {
 		bool injected = rp_tree_node_of_ino(e->tree, st->st_ino) >= 0;
 
 		if ((st->st_mode & (S_IFMT | 07777)) != (c->st_mode & (S_IFMT | 07777))) {
@@ -99,7 +95,7 @@ bool rp_fields_differ(struct engine *e, const struct rp_call *c, long r, char *w
 			return true;
 		}
 	}
-	if (c->sys == RP_GETDENTS64 && c->nents >= 0) {
+	if (out == RPX_DENTS && c->nents >= 0) {
 		/* the same bytes can hold other entries: count them too */
 		int n = 0;
 
@@ -116,9 +112,8 @@ bool rp_fields_differ(struct engine *e, const struct rp_call *c, long r, char *w
 			return true;
 		}
 	}
-	if ((c->sys == RP_READLINK || c->sys == RP_READLINKAT || c->sys == RP_GETCWD) && c->aux &&
-	    r > 0) {
-		size_t n = c->sys == RP_GETCWD ? (size_t)r - 1 : (size_t)r;
+	if ((out == RPX_LINK || out == RPX_CWD) && c->aux && r > 0) {
+		size_t n = out == RPX_CWD ? (size_t)r - 1 : (size_t)r;
 		size_t known = strlen(c->aux);
 
 		if (c->flags & RPC_AUX_TRUNC)

@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 
 #include "tools/replay/engine.h"
+#include "tools/replay/sys.h"
 #include "vfs/vfs.h"
 
 /* ---- paths ---- */
@@ -235,39 +236,31 @@ static void do_clone(struct engine *e, const struct rp_call *c)
 
 /* ---- the loop ---- */
 
+/* What a call that ended as the log says changed in its process. */
 static void track(struct proc *p, const struct rp_call *c, long r)
 {
+	const struct rp_sysdesc *d = rp_sys(c->sys);
 	char path[sizeof(p->cwd)];
 
 	if (r < 0)
 		return;
-	switch (c->sys) {
-	case RP_OPEN:
-	case RP_CREAT:
-	case RP_OPENAT: {
+	if (d->fdop == RPD_NEW && d->npath) {
+		/* an open: the path its descriptor was opened by */
 		const struct rp_fdent *fe = rp_fdmap_get(p->map, c->ret);
-		long dfd = c->sys == RP_OPENAT ? c->a[0] : AT_FDCWD;
+		long dfd = d->path[0].dfd ? c->a[d->path[0].dfd - 1] : AT_FDCWD;
 
 		if (fe && rp_abs_path(p, dfd, c->p[0], path, sizeof(path)))
 			rp_fdmap_set(p->map, c->ret, fe->real, fe->flags, fe->oflags, path);
-		break;
-	}
-	case RP_CHDIR:
+	} else if (c->sys == RP_CHDIR) {
 		path_join(path, sizeof(path), p->cwd, c->p[0]);
 		snprintf(p->cwd, sizeof(p->cwd), "%s", path);
-		break;
-	case RP_FCHDIR: {
+	} else if (c->sys == RP_FCHDIR) {
 		const struct rp_fdent *fe = rp_fdmap_get(p->map, c->a[0]);
 
 		if (fe && fe->path)
 			snprintf(p->cwd, sizeof(p->cwd), "%s", fe->path);
-		break;
-	}
-	case RP_UMASK:
+	} else if (c->sys == RP_UMASK) {
 		p->umask = (mode_t)c->a[0] & 0777;
-		break;
-	default:
-		break;
 	}
 }
 

@@ -78,7 +78,6 @@ bool rp_repair(struct engine *e, struct proc *p, const struct rp_call *c, long r
 bool rp_repair_fields(struct engine *e, struct proc *p, const struct rp_call *c);
 
 /* compare.c */
-bool rp_is_stat(unsigned int sys);
 /* Fields beyond the return value: stat output, readlink and getcwd bodies. */
 bool rp_fields_differ(struct engine *e, const struct rp_call *c, long r, char *what, size_t len);
 void rp_add_mismatch(struct engine *e, long r, const char *what);

@@ -22,6 +22,7 @@
 
 #include "lib/compiler.h"
 #include "tools/replay/replay.h"
+#include "tools/replay/sys.h"
 #include "vfs/vfs.h"
 
 /* ---- symbols strace prints in flag expressions ---- */
@@ -553,137 +554,6 @@ static char *parse_times(const char *s, size_t len, unsigned int *outlen)
 
 /* ---- the syscalls ---- */
 
-/*
- * Argument kinds: f descriptor, p path, n number or flags, N the same but 0
- * if unparsable, o stat output, r output string, d dirent output (entries
- * count), v iovec array (total length), t utimensat times, P fd pair
- * output, a a data string (kept), O an offset pointer (-1 for NULL), x
- * ignored.
- */
-struct sysdesc {
-	const char *name;
-	enum rp_sys sys;
-	const char *sig;
-};
-
-static const struct sysdesc sysdescs[] = {
-	{ "open", RP_OPEN, "pnn" },
-	{ "openat", RP_OPENAT, "fpnn" },
-	{ "creat", RP_CREAT, "pn" },
-	{ "close", RP_CLOSE, "f" },
-	{ "close_range", RP_CLOSE_RANGE, "nnn" },
-	{ "stat", RP_STAT, "po" },
-	{ "lstat", RP_LSTAT, "po" },
-	{ "fstat", RP_FSTAT, "fo" },
-	{ "newfstatat", RP_NEWFSTATAT, "fpon" },
-	{ "statx", RP_STATX, "fpnxo" },
-	{ "access", RP_ACCESS, "pn" },
-	{ "faccessat", RP_FACCESSAT, "fpn" },
-	{ "faccessat2", RP_FACCESSAT2, "fpnn" },
-	{ "read", RP_READ, "fxn" },
-	{ "pread64", RP_PREAD64, "fxnn" },
-	{ "readv", RP_READV, "fvx" },
-	{ "preadv", RP_PREADV, "fvxn" },
-	{ "write", RP_WRITE, "fxn" },
-	{ "pwrite64", RP_PWRITE64, "fxnn" },
-	{ "writev", RP_WRITEV, "fvx" },
-	{ "pwritev", RP_PWRITEV, "fvxn" },
-	{ "lseek", RP_LSEEK, "fnn" },
-	{ "dup", RP_DUP, "f" },
-	{ "dup2", RP_DUP2, "ff" },
-	{ "dup3", RP_DUP3, "ffn" },
-	{ "fcntl", RP_FCNTL, "fnN" },
-	{ "rename", RP_RENAME, "pp" },
-	{ "renameat", RP_RENAMEAT, "fpfp" },
-	{ "renameat2", RP_RENAMEAT2, "fpfpn" },
-	{ "unlink", RP_UNLINK, "p" },
-	{ "unlinkat", RP_UNLINKAT, "fpn" },
-	{ "mkdir", RP_MKDIR, "pn" },
-	{ "mkdirat", RP_MKDIRAT, "fpn" },
-	{ "rmdir", RP_RMDIR, "p" },
-	{ "link", RP_LINK, "pp" },
-	{ "linkat", RP_LINKAT, "fpfpn" },
-	{ "symlink", RP_SYMLINK, "pp" },
-	{ "symlinkat", RP_SYMLINKAT, "pfp" },
-	{ "readlink", RP_READLINK, "prn" },
-	{ "readlinkat", RP_READLINKAT, "fprn" },
-	{ "getdents64", RP_GETDENTS64, "fdn" },
-	{ "chdir", RP_CHDIR, "p" },
-	{ "fchdir", RP_FCHDIR, "f" },
-	{ "chmod", RP_CHMOD, "pn" },
-	{ "fchmod", RP_FCHMOD, "fn" },
-	{ "fchmodat", RP_FCHMODAT, "fpnn" },
-	{ "fchmodat2", RP_FCHMODAT, "fpnn" },
-	{ "chown", RP_CHOWN, "pnn" },
-	{ "lchown", RP_LCHOWN, "pnn" },
-	{ "fchown", RP_FCHOWN, "fnn" },
-	{ "fchownat", RP_FCHOWNAT, "fpnnn" },
-	{ "truncate", RP_TRUNCATE, "pn" },
-	{ "ftruncate", RP_FTRUNCATE, "fn" },
-	{ "fallocate", RP_FALLOCATE, "fnnn" },
-	{ "getcwd", RP_GETCWD, "rn" },
-	{ "umask", RP_UMASK, "n" },
-	{ "utimensat", RP_UTIMENSAT, "fptn" },
-	{ "mknod", RP_MKNOD, "pnn" },
-	{ "mknodat", RP_MKNODAT, "fpnn" },
-	{ "copy_file_range", RP_COPY_FILE_RANGE, "fOfOnx" },
-	{ "sendfile", RP_SENDFILE, "ffOn" },
-	{ "setxattr", RP_SETXATTR, "ppann" },
-	{ "lsetxattr", RP_LSETXATTR, "ppann" },
-	{ "fsetxattr", RP_FSETXATTR, "fpann" },
-	{ "execve", RP_EXECVE, "pxx" },
-	{ "execveat", RP_EXECVEAT, "fpxxn" },
-	{ "pipe", RP_FOREIGN, "P" },
-	{ "pipe2", RP_FOREIGN, "Pn" },
-	{ "socketpair", RP_FOREIGN, "xxxP" },
-	{ "socket", RP_FOREIGN, "" },
-	{ "accept", RP_FOREIGN, "" },
-	{ "accept4", RP_FOREIGN, "" },
-	{ "eventfd", RP_FOREIGN, "" },
-	{ "eventfd2", RP_FOREIGN, "" },
-	{ "epoll_create", RP_FOREIGN, "" },
-	{ "epoll_create1", RP_FOREIGN, "" },
-	{ "memfd_create", RP_FOREIGN, "" },
-	{ "timerfd_create", RP_FOREIGN, "" },
-	{ "signalfd", RP_FOREIGN, "" },
-	{ "signalfd4", RP_FOREIGN, "" },
-	{ "inotify_init", RP_FOREIGN, "" },
-	{ "inotify_init1", RP_FOREIGN, "" },
-	{ "fanotify_init", RP_FOREIGN, "" },
-	{ "userfaultfd", RP_FOREIGN, "" },
-	{ "pidfd_open", RP_FOREIGN, "" },
-	{ "pidfd_getfd", RP_FOREIGN, "" },
-	{ "perf_event_open", RP_FOREIGN, "" },
-	{ "open_tree", RP_FOREIGN, "" },
-	{ "fsopen", RP_FOREIGN, "" },
-	{ "fsmount", RP_FOREIGN, "" },
-	{ "fspick", RP_FOREIGN, "" },
-	{ "openat2", RP_FOREIGN, "" },
-	{ "open_by_handle_at", RP_FOREIGN, "" },
-	{ "clone", RP_CLONE, "" },
-	{ "clone3", RP_CLONE, "" },
-	{ "fork", RP_CLONE, "" },
-	{ "vfork", RP_CLONE, "" },
-};
-
-const char *rp_sys_name(unsigned int sys)
-{
-	if (sys == RP_EXIT)
-		return "exit";
-	for (size_t i = 0; i < ARRAY_SIZE(sysdescs); i++)
-		if (sysdescs[i].sys == sys)
-			return sysdescs[i].name;
-	return "?";
-}
-
-static const struct sysdesc *sys_find(const char *name, size_t len)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(sysdescs); i++)
-		if (strlen(sysdescs[i].name) == len && !memcmp(sysdescs[i].name, name, len))
-			return &sysdescs[i];
-	return NULL;
-}
-
 /* ---- the parse state ---- */
 
 struct pending {
@@ -775,12 +645,11 @@ static void cwd_evidence(struct parser *ps, const char *cwd, size_t len)
 }
 
 /* Convert the split arguments of a known call; false if they do not fit. */
-static bool convert(struct parser *ps, struct rp_call *c, const struct sysdesc *d,
-		    const struct args *a)
+static bool convert(struct parser *ps, struct rp_call *c, const char *sig, const struct args *a)
 {
 	int na = 0, np = 0;
 
-	for (int i = 0; d->sig[i]; i++) {
+	for (int i = 0; sig[i]; i++) {
 		const char *s = i < a->n ? a->s[i] : NULL;
 		size_t len = i < a->n ? a->len[i] : 0;
 		const char *deco = NULL, *end;
@@ -790,11 +659,11 @@ static bool convert(struct parser *ps, struct rp_call *c, const struct sysdesc *
 
 		if (!s) {
 			/* Trailing arguments strace leaves out (openat's mode). */
-			if (d->sig[i] == 'n' || d->sig[i] == 'N')
+			if (sig[i] == 'n' || sig[i] == 'N')
 				na++;
 			continue;
 		}
-		switch (d->sig[i]) {
+		switch (sig[i]) {
 		case 'f':
 			if (!parse_fd(s, len, &v, &deco, &decolen))
 				return false;
@@ -907,31 +776,17 @@ static long acl_mode(const struct rp_call *c)
 /* Normalise the few calls whose arguments the engine wants in other slots. */
 static void fixup(struct rp_call *c)
 {
-	switch (c->sys) {
-	case RP_SETXATTR:
-	case RP_LSETXATTR:
-		c->a[0] = acl_mode(c);
-		break;
-	case RP_FSETXATTR:
-		c->a[1] = acl_mode(c);
-		break;
-	case RP_READV:
-	case RP_WRITEV:
-		c->a[2] = 0;
-		break;
-	case RP_PREADV:
-	case RP_PWRITEV:
+	const struct rp_sysdesc *d = rp_sys(c->sys);
+
+	if (d->flags & RPS_ACL)
+		c->a[d->mode_arg - 1] = acl_mode(c);
+	/* the iovec count's slot (so preadv's offset, a[2], is read as 0) */
+	if (d->flags & RPS_VEC)
 		c->a[2] = c->a[3];
-		break;
-	case RP_FOREIGN:
-		/* socket(), eventfd()...: the result is the one descriptor */
-		if (!c->a[0] && c->ret >= 0) {
-			c->a[0] = 1;
-			c->a[1] = c->ret;
-		}
-		break;
-	default:
-		break;
+	/* socket(), eventfd()...: the result is the one descriptor */
+	if (d->fdop == RPD_FOREIGN && !c->a[0] && c->ret >= 0) {
+		c->a[0] = 1;
+		c->a[1] = c->ret;
 	}
 }
 
@@ -1046,42 +901,51 @@ static void add_child(struct parser *ps, int pid)
  * A complete call: name, the text after "NAME(", its line and where it
  * sorts. Unknown names are counted.
  */
+static bool is_clone(const char *name)
+{
+	unsigned int sys;
+	const char *sig;
+
+	return rp_sys_find(name, strlen(name), &sys, &sig) && sys == RP_CLONE;
+}
+
 static void complete_call(struct parser *ps, int pid, const char *name, size_t namelen,
 			  const char *text, unsigned int line, unsigned long pos)
 {
-	const struct sysdesc *d = sys_find(name, namelen);
+	unsigned int sys;
+	const char *sig;
 	struct rp_call tmp, *c;
 	struct args a;
 	const char *rest, *deco;
 	size_t decolen = 0;
 	char nm[32];
 
-	if (!d) {
+	if (!rp_sys_find(name, namelen, &sys, &sig)) {
 		count_unknown(ps->log, name, namelen);
 		return;
 	}
 	memset(&tmp, 0, sizeof(tmp));
 	tmp.pid = pid;
-	tmp.sys = d->sys;
+	tmp.sys = sys;
 	tmp.line = line;
 	rest = split_args(text, &a);
 	if (!rest || !parse_return(rest, &tmp, &deco, &decolen)) {
 		malformed(ps, line, text);
 		return;
 	}
-	if (d->sys == RP_CLONE) {
+	if (sys == RP_CLONE) {
 		snprintf(nm, sizeof(nm), "%.*s", (int)namelen, name);
 		tmp.a[0] = (long)clone_flags(nm, text);
 		if (tmp.ret > 0)
 			add_child(ps, (int)tmp.ret);
-	} else if (!convert(ps, &tmp, d, &a)) {
+	} else if (!convert(ps, &tmp, sig, &a)) {
 		free(tmp.p[0]);
 		free(tmp.p[1]);
 		free(tmp.aux);
 		malformed(ps, line, text);
 		return;
 	}
-	if ((d->sys == RP_SETXATTR || d->sys == RP_LSETXATTR || d->sys == RP_FSETXATTR) &&
+	if ((rp_sys(sys)->flags & RPS_ACL) &&
 	    (!tmp.p[1] || strcmp(tmp.p[1], "system.posix_acl_access"))) {
 		free(tmp.p[0]);
 		free(tmp.p[1]);
@@ -1092,7 +956,7 @@ static void complete_call(struct parser *ps, int pid, const char *name, size_t n
 	fixup(&tmp);
 	/* "openat(AT_FDCWD, "rel", ...) = 3</cwd/rel>" reveals the cwd. */
 	if (deco && tmp.ret >= 0 &&
-	    (d->sys == RP_OPEN || (d->sys == RP_OPENAT && tmp.a[0] == AT_FDCWD)) && tmp.p[0] &&
+	    (sys == RP_OPEN || (sys == RP_OPENAT && tmp.a[0] == AT_FDCWD)) && tmp.p[0] &&
 	    tmp.p[0][0] != '/' && strcmp(tmp.p[0], ".") && !strstr(tmp.p[0], "..")) {
 		size_t rl = strlen(tmp.p[0]);
 
@@ -1100,9 +964,9 @@ static void complete_call(struct parser *ps, int pid, const char *name, size_t n
 		    deco[decolen - rl - 1] == '/')
 			cwd_evidence(ps, deco, decolen - rl - 1);
 	}
-	if (d->sys == RP_GETCWD && tmp.ret > 0 && tmp.aux && !(tmp.flags & RPC_AUX_TRUNC))
+	if (sys == RP_GETCWD && tmp.ret > 0 && tmp.aux && !(tmp.flags & RPC_AUX_TRUNC))
 		cwd_evidence(ps, tmp.aux, strlen(tmp.aux));
-	if ((d->sys == RP_CHDIR || d->sys == RP_FCHDIR) && tmp.ret == 0)
+	if ((sys == RP_CHDIR || sys == RP_FCHDIR) && tmp.ret == 0)
 		ps->cwd_frozen = true;
 	c = new_call(ps, pos);
 	if (!c) {
@@ -1186,8 +1050,7 @@ static void parse_line(struct parser *ps, char *s, unsigned int line)
 		 * pending: then that is the child, and the first process is
 		 * the pid that resumes the clone.
 		 */
-		if (rp && sys_find(rp->name, strlen(rp->name)) &&
-		    sys_find(rp->name, strlen(rp->name))->sys == RP_CLONE &&
+		if (rp && is_clone(rp->name) &&
 		    !(!strncmp(body, "<... ", 5) &&
 		      !strncmp(body + 5, rp->name, strlen(rp->name)) && !find_pending(ps, pid)))
 			goto known;
@@ -1244,13 +1107,12 @@ known:
 		strcat(text, r);
 		{
 			struct pending pp = *p;
-			bool is_clone = sys_find(pp.name, strlen(pp.name)) &&
-					sys_find(pp.name, strlen(pp.name))->sys == RP_CLONE;
+			bool clone = is_clone(pp.name);
 
 			p->text = NULL;
 			drop_pending(ps, p);
 			complete_call(ps, pid, pp.name, strlen(pp.name), text, pp.line,
-				      is_clone ? pp.pos : pos);
+				      clone ? pp.pos : pos);
 			free(pp.text);
 		}
 		free(text);
@@ -1343,70 +1205,12 @@ static void sort_calls(struct parser *ps)
 	free(tmp);
 }
 
-static bool uses_fd(const struct rp_call *c, long fd)
-{
-	switch (c->sys) {
-	case RP_CLOSE:
-	case RP_FSTAT:
-	case RP_READ:
-	case RP_PREAD64:
-	case RP_READV:
-	case RP_PREADV:
-	case RP_WRITE:
-	case RP_PWRITE64:
-	case RP_WRITEV:
-	case RP_PWRITEV:
-	case RP_LSEEK:
-	case RP_DUP:
-	case RP_DUP2:
-	case RP_DUP3:
-	case RP_FCNTL:
-	case RP_GETDENTS64:
-	case RP_FCHDIR:
-	case RP_FCHMOD:
-	case RP_FCHOWN:
-	case RP_FTRUNCATE:
-	case RP_FALLOCATE:
-	case RP_NEWFSTATAT:
-	case RP_STATX:
-	case RP_UTIMENSAT:
-	case RP_OPENAT:
-	case RP_UNLINKAT:
-	case RP_MKDIRAT:
-	case RP_FACCESSAT:
-	case RP_FACCESSAT2:
-	case RP_READLINKAT:
-	case RP_FCHMODAT:
-	case RP_FCHOWNAT:
-	case RP_MKNODAT:
-	case RP_EXECVEAT:
-		return c->a[0] == fd;
-	case RP_RENAMEAT:
-	case RP_RENAMEAT2:
-	case RP_LINKAT:
-		return c->a[0] == fd || c->a[1] == fd;
-	case RP_SYMLINKAT:
-		return c->a[0] == fd;
-	default:
-		return false;
-	}
-}
-
+/* A call that makes a descriptor (a number the lookahead must stop at). */
 static bool creates_fd(const struct rp_call *c)
 {
-	switch (c->sys) {
-	case RP_OPEN:
-	case RP_OPENAT:
-	case RP_CREAT:
-	case RP_DUP:
-	case RP_DUP2:
-	case RP_DUP3:
-		return c->ret >= 0;
-	case RP_FCNTL:
-		return c->ret >= 0 && (c->a[1] == F_DUPFD || c->a[1] == F_DUPFD_CLOEXEC);
-	default:
-		return false;
-	}
+	unsigned int fdop = rp_sys(c->sys)->fdop;
+
+	return c->ret >= 0 && ((rp_makes_lowest_fd(c) && fdop != RPD_FOREIGN) || fdop == RPD_DUP2);
 }
 
 /*
@@ -1417,12 +1221,15 @@ static void lookahead_hints(struct rp_log *log)
 {
 	for (size_t i = 0; i < log->nr; i++) {
 		struct rp_call *c = &log->calls[i];
+		const struct rp_sysdesc *d = rp_sys(c->sys);
 		long fd = c->ret;
 
-		if ((c->sys != RP_OPEN && c->sys != RP_OPENAT && c->sys != RP_CREAT) || fd < 0)
+		/* open, openat, creat: the calls that open a path */
+		if (d->fdop != RPD_NEW || !d->npath || fd < 0)
 			continue;
 		for (size_t j = i + 1; j < log->nr && j < i + 2000; j++) {
 			const struct rp_call *u = &log->calls[j];
+			const struct rp_sysdesc *ud = rp_sys(u->sys);
 			bool empty_path;
 
 			if (u->pid != c->pid)
@@ -1431,26 +1238,27 @@ static void lookahead_hints(struct rp_log *log)
 				break;
 			if (creates_fd(u) && u->ret == fd)
 				break;
-			if (!uses_fd(u, fd))
+			if (!rp_uses_fd(u, fd))
 				continue;
-			if (u->sys == RP_CLOSE)
+			if (ud->fdop == RPD_CLOSE)
 				break;
-			empty_path = (u->sys == RP_NEWFSTATAT || u->sys == RP_STATX) && u->p[0] &&
-				     !u->p[0][0];
-			if ((u->sys == RP_FSTAT || empty_path) && (u->flags & RPC_ST_VALID) &&
-			    u->ret == 0) {
+			empty_path = ud->out == RPX_STAT && ud->npath && u->p[0] && !u->p[0][0];
+			/* fstat, or fstatat on the fd itself */
+			if (ud->out == RPX_STAT && (!ud->npath || empty_path) &&
+			    (u->flags & RPC_ST_VALID) && u->ret == 0) {
 				c->hint_mode = u->st_mode;
 				c->hint_size = u->st_size;
 				c->flags |= RPC_HINT_VALID | RPC_HINT_SIZE;
 				break;
 			}
-			if ((u->sys == RP_GETDENTS64 || u->sys == RP_FCHDIR) && u->ret >= 0) {
+			if ((ud->flags & RPS_DIRFD) && u->ret >= 0) {
 				c->hint_mode = S_IFDIR | 0755;
 				c->flags |= RPC_HINT_VALID;
 				break;
 			}
 			if (u->a[0] == fd && u->p[0] && u->p[0][0] && u->p[0][0] != '/' &&
-			    u->sys != RP_SYMLINKAT && u->ret >= 0 && !empty_path) {
+			    ud->path[0].dfd == 1 && ud->path[0].name == 0 && u->ret >= 0 &&
+			    !empty_path) {
 				/* a dirfd that resolved a relative path */
 				c->hint_mode = S_IFDIR | 0755;
 				c->flags |= RPC_HINT_VALID;
@@ -1582,138 +1390,4 @@ void rp_log_free(struct rp_log *log)
 	free(log->calls);
 	free(log->unknown);
 	memset(log, 0, sizeof(*log));
-}
-
-static void fmt_str(char *buf, size_t len, const char *s)
-{
-	size_t o = 0;
-
-	if (!s) {
-		snprintf(buf, len, "NULL");
-		return;
-	}
-	if (o + 1 < len)
-		buf[o++] = '"';
-	for (; *s && o + 5 < len; s++) {
-		if (*s == '"' || *s == '\\') {
-			buf[o++] = '\\';
-			buf[o++] = *s;
-		} else if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f) {
-			o += snprintf(buf + o, len - o, "\\%o", (unsigned char)*s);
-		} else {
-			buf[o++] = *s;
-		}
-	}
-	if (o + 1 < len)
-		buf[o++] = '"';
-	buf[o < len ? o : len - 1] = '\0';
-}
-
-static void fmt_fd(char *buf, size_t len, long fd)
-{
-	if (fd == AT_FDCWD)
-		snprintf(buf, len, "AT_FDCWD");
-	else
-		snprintf(buf, len, "%ld", fd);
-}
-
-void rp_call_format(const struct rp_call *c, char *buf, size_t len)
-{
-	char p0[300], p1[300], f0[16], f1[16];
-
-	fmt_str(p0, sizeof(p0), c->p[0]);
-	fmt_str(p1, sizeof(p1), c->p[1]);
-	fmt_fd(f0, sizeof(f0), c->a[0]);
-	fmt_fd(f1, sizeof(f1), c->a[1]);
-	switch (c->sys) {
-	case RP_OPEN:
-		snprintf(buf, len, "open(%s, %#lo, %#lo)", p0, c->a[0], c->a[1]);
-		break;
-	case RP_OPENAT:
-		snprintf(buf, len, "openat(%s, %s, %#lo, %#lo)", f0, p0, c->a[1], c->a[2]);
-		break;
-	case RP_CREAT:
-	case RP_MKDIR:
-	case RP_CHMOD:
-	case RP_ACCESS:
-	case RP_TRUNCATE:
-		snprintf(buf, len, "%s(%s, %#lo)", rp_sys_name(c->sys), p0, c->a[0]);
-		break;
-	case RP_STAT:
-	case RP_LSTAT:
-	case RP_UNLINK:
-	case RP_RMDIR:
-	case RP_CHDIR:
-	case RP_EXECVE:
-	case RP_READLINK:
-		snprintf(buf, len, "%s(%s)", rp_sys_name(c->sys), p0);
-		break;
-	case RP_NEWFSTATAT:
-	case RP_STATX:
-	case RP_UNLINKAT:
-	case RP_MKDIRAT:
-	case RP_FACCESSAT:
-	case RP_FACCESSAT2:
-	case RP_FCHMODAT:
-		snprintf(buf, len, "%s(%s, %s, %#lx)", rp_sys_name(c->sys), f0, p0, c->a[1]);
-		break;
-	case RP_READLINKAT:
-	case RP_UTIMENSAT:
-	case RP_EXECVEAT:
-	case RP_MKNODAT:
-	case RP_FCHOWNAT:
-		snprintf(buf, len, "%s(%s, %s)", rp_sys_name(c->sys), f0, p0);
-		break;
-	case RP_RENAME:
-	case RP_LINK:
-	case RP_SYMLINK:
-		snprintf(buf, len, "%s(%s, %s)", rp_sys_name(c->sys), p0, p1);
-		break;
-	case RP_SYMLINKAT:
-		snprintf(buf, len, "symlinkat(%s, %s, %s)", p0, f0, p1);
-		break;
-	case RP_RENAMEAT:
-	case RP_RENAMEAT2:
-	case RP_LINKAT:
-		snprintf(buf, len, "%s(%s, %s, %s, %s, %#lx)", rp_sys_name(c->sys), f0, p0, f1, p1,
-			 c->a[2]);
-		break;
-	case RP_GETCWD:
-		snprintf(buf, len, "getcwd(%ld)", c->a[0]);
-		break;
-	case RP_UMASK:
-		snprintf(buf, len, "umask(%#lo)", c->a[0]);
-		break;
-	case RP_EXIT:
-		snprintf(buf, len, "exit");
-		break;
-	case RP_CLONE:
-		snprintf(buf, len, "clone(%#lx)", c->a[0]);
-		break;
-	default: {
-		/* the numeric arguments, as many as the syscall has */
-		const char *sig = "";
-		size_t o;
-		int n = 0;
-
-		for (size_t i = 0; i < ARRAY_SIZE(sysdescs); i++)
-			if (sysdescs[i].sys == c->sys) {
-				sig = sysdescs[i].sig;
-				break;
-			}
-		o = snprintf(buf, len, "%s(", rp_sys_name(c->sys));
-		for (; *sig && o < len; sig++) {
-			if (!strchr("fnNv", *sig) || n >= 5)
-				continue;
-			if (*sig == 'f')
-				fmt_fd(f0, sizeof(f0), c->a[n]);
-			else
-				snprintf(f0, sizeof(f0), "%ld", c->a[n]);
-			o += snprintf(buf + o, len - o, "%s%s", n ? ", " : "", f0);
-			n++;
-		}
-		if (o < len)
-			snprintf(buf + o, len - o, ")");
-	}
-	}
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "tools/replay/replay.h"
+#include "tools/replay/sys.h"
 #include "vfs/vfs.h"
 
 /* ---- descriptors no traced call made ---- */
@@ -136,10 +137,101 @@ static void ps_make(struct fset *s, long fd, bool cloexec)
 	s->cloexec[fd] = cloexec;
 }
 
+/* The log shows c using these descriptors: its object, dirfds, the fd it closes or dups. */
+static void ps_used(struct prescan *ps, struct fset *s, const struct rp_call *c)
+{
+	const struct rp_sysdesc *d = rp_sys(c->sys);
+	long ofd = rp_object_fd(c);
+	unsigned int dirfds = 0;
+
+	if (ofd >= 0)
+		ps_require(ps, c->pid, s, ofd);
+	/* a dirfd counts when it resolves a relative path */
+	for (int i = 0; i < d->npath; i++) {
+		const struct rp_path *p = &d->path[i];
+		long dfd = p->dfd ? c->a[p->dfd - 1] : AT_FDCWD;
+		const char *path = c->p[p->name];
+
+		if (!p->dfd)
+			continue;
+		dirfds |= 1u << (p->dfd - 1);
+		if (path && path[0] != '/' && dfd != AT_FDCWD)
+			ps_require(ps, c->pid, s, dfd);
+	}
+	for (int k = 0; d->fds >> k; k++)
+		if ((d->fds & ~dirfds) >> k & 1)
+			ps_require(ps, c->pid, s, c->a[k]);
+}
+
+/* The descriptors c made or closed: lowest free, so every lower one was in use. */
+static void ps_made(struct prescan *ps, struct fset *s, const struct rp_call *c)
+{
+	long ret = c->ret;
+
+	switch (rp_sys(c->sys)->fdop) {
+	case RPD_NEW: {
+		long fl = rp_sys_flags(c);
+
+		for (long f = 0; f < ret && f < PS_MAXFD; f++)
+			ps_require(ps, c->pid, s, f);
+		ps_make(s, ret, fl & O_CLOEXEC);
+		break;
+	}
+	case RPD_FCNTL:
+		if (c->a[1] == F_DUPFD || c->a[1] == F_DUPFD_CLOEXEC) {
+			for (long f = c->a[2] > 0 ? c->a[2] : 0; f < ret && f < PS_MAXFD; f++)
+				ps_require(ps, c->pid, s, f);
+			ps_make(s, ret, c->a[1] == F_DUPFD_CLOEXEC);
+		} else if (c->a[1] == F_SETFD && c->a[0] >= 0 && c->a[0] < PS_MAXFD) {
+			s->cloexec[c->a[0]] = c->a[2] & FD_CLOEXEC;
+		}
+		break;
+	case RPD_FOREIGN:
+		for (int i = 0; i < c->a[0] && i < 2; i++) {
+			for (long f = i ? c->a[1] + 1 : 0; f < c->a[1 + i] && f < PS_MAXFD; f++)
+				ps_require(ps, c->pid, s, f);
+			ps_make(s, c->a[1 + i], rp_sys_flags(c) & O_CLOEXEC);
+		}
+		break;
+	case RPD_DUP2:
+		ps_make(s, c->a[1], rp_sys_flags(c) & O_CLOEXEC);
+		break;
+	case RPD_CLOSE:
+		if (c->a[0] >= 0 && c->a[0] < PS_MAXFD)
+			s->open[c->a[0]] = 0;
+		break;
+	case RPD_CLOSE_RANGE:
+		for (long f = c->a[0]; f <= c->a[1] && f < PS_MAXFD; f++) {
+			if (c->a[2] & CLOSE_RANGE_CLOEXEC)
+				s->cloexec[f] = 1;
+			else
+				s->open[f] = 0;
+		}
+		break;
+	case RPD_EXEC:
+		if (s->refs > 1) {
+			struct fset *n = malloc(sizeof(*n));
+
+			if (!n)
+				break;
+			*n = *s;
+			n->refs = 1;
+			ps_add(ps, c->pid, n);
+			s = n;
+		}
+		for (int f = 0; f < PS_MAXFD; f++)
+			if (s->cloexec[f])
+				s->open[f] = s->cloexec[f] = 0;
+		break;
+	default:
+		break;
+	}
+}
+
 static void ps_call(struct prescan *ps, const struct rp_call *c)
 {
 	struct fset *s;
-	long ofd = rp_object_fd(c), ret = c->ret;
+	long ret = c->ret;
 	bool ok = ret >= 0 && !(c->flags & (RPC_INTERRUPTED | RPC_RET_UNKNOWN));
 
 	if (c->sys == RP_EXIT) {
@@ -175,114 +267,10 @@ static void ps_call(struct prescan *ps, const struct rp_call *c)
 	}
 	if (c->flags & (RPC_INTERRUPTED | RPC_RET_UNKNOWN) || ret == -EBADF)
 		return;
-	/* descriptors the call used */
-	if (ofd >= 0)
-		ps_require(ps, c->pid, s, ofd);
-	switch (c->sys) {
-	case RP_CLOSE:
-	case RP_DUP:
-	case RP_DUP2:
-	case RP_DUP3:
-	case RP_FCNTL:
-		ps_require(ps, c->pid, s, c->a[0]);
-		break;
-	case RP_OPENAT:
-	case RP_NEWFSTATAT:
-	case RP_STATX:
-	case RP_FACCESSAT:
-	case RP_FACCESSAT2:
-	case RP_UNLINKAT:
-	case RP_MKDIRAT:
-	case RP_READLINKAT:
-	case RP_FCHMODAT:
-	case RP_FCHOWNAT:
-	case RP_MKNODAT:
-	case RP_UTIMENSAT:
-	case RP_EXECVEAT:
-		if (c->p[0] && c->p[0][0] != '/' && c->a[0] != AT_FDCWD)
-			ps_require(ps, c->pid, s, c->a[0]);
-		break;
-	case RP_RENAMEAT:
-	case RP_RENAMEAT2:
-	case RP_LINKAT:
-		if (c->p[0] && c->p[0][0] != '/' && c->a[0] != AT_FDCWD)
-			ps_require(ps, c->pid, s, c->a[0]);
-		if (c->p[1] && c->p[1][0] != '/' && c->a[1] != AT_FDCWD)
-			ps_require(ps, c->pid, s, c->a[1]);
-		break;
-	case RP_SYMLINKAT:
-		if (c->p[1] && c->p[1][0] != '/' && c->a[0] != AT_FDCWD)
-			ps_require(ps, c->pid, s, c->a[0]);
-		break;
-	default:
-		break;
-	}
+	ps_used(ps, s, c);
 	if (!ok)
 		return;
-	/* descriptors it made: lowest free, so every lower one was in use */
-	switch (c->sys) {
-	case RP_OPEN:
-	case RP_OPENAT:
-	case RP_CREAT:
-	case RP_DUP: {
-		long fl = c->sys == RP_OPEN ? c->a[0] : c->sys == RP_OPENAT ? c->a[1] : 0;
-
-		for (long f = 0; f < ret && f < PS_MAXFD; f++)
-			ps_require(ps, c->pid, s, f);
-		ps_make(s, ret, fl & O_CLOEXEC);
-		break;
-	}
-	case RP_FCNTL:
-		if (c->a[1] == F_DUPFD || c->a[1] == F_DUPFD_CLOEXEC) {
-			for (long f = c->a[2] > 0 ? c->a[2] : 0; f < ret && f < PS_MAXFD; f++)
-				ps_require(ps, c->pid, s, f);
-			ps_make(s, ret, c->a[1] == F_DUPFD_CLOEXEC);
-		} else if (c->a[1] == F_SETFD && c->a[0] >= 0 && c->a[0] < PS_MAXFD) {
-			s->cloexec[c->a[0]] = c->a[2] & FD_CLOEXEC;
-		}
-		break;
-	case RP_FOREIGN:
-		for (int i = 0; i < c->a[0] && i < 2; i++) {
-			for (long f = i ? c->a[1] + 1 : 0; f < c->a[1 + i] && f < PS_MAXFD; f++)
-				ps_require(ps, c->pid, s, f);
-			ps_make(s, c->a[1 + i], c->a[3] & O_CLOEXEC);
-		}
-		break;
-	case RP_DUP2:
-	case RP_DUP3:
-		ps_make(s, c->a[1], c->sys == RP_DUP3 && (c->a[2] & O_CLOEXEC));
-		break;
-	case RP_CLOSE:
-		if (c->a[0] >= 0 && c->a[0] < PS_MAXFD)
-			s->open[c->a[0]] = 0;
-		break;
-	case RP_CLOSE_RANGE:
-		for (long f = c->a[0]; f <= c->a[1] && f < PS_MAXFD; f++) {
-			if (c->a[2] & CLOSE_RANGE_CLOEXEC)
-				s->cloexec[f] = 1;
-			else
-				s->open[f] = 0;
-		}
-		break;
-	case RP_EXECVE:
-	case RP_EXECVEAT:
-		if (s->refs > 1) {
-			struct fset *n = malloc(sizeof(*n));
-
-			if (!n)
-				break;
-			*n = *s;
-			n->refs = 1;
-			ps_add(ps, c->pid, n);
-			s = n;
-		}
-		for (int f = 0; f < PS_MAXFD; f++)
-			if (s->cloexec[f])
-				s->open[f] = s->cloexec[f] = 0;
-		break;
-	default:
-		break;
-	}
+	ps_made(ps, s, c);
 }
 
 void rp_prescan_fds(const struct rp_log *log, struct rp_tree *tree)

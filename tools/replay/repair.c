@@ -13,6 +13,7 @@
 #include <sys/sysmacros.h>
 
 #include "tools/replay/engine.h"
+#include "tools/replay/sys.h"
 #include "vfs/vfs.h"
 
 /* ---- creating what the log needs ---- */
@@ -166,109 +167,82 @@ static bool inject(struct engine *e, struct proc *p, long dfd, const char *prefi
 
 int rp_path_specs(const struct rp_call *c, struct pspec s[2])
 {
-	const long *a = c->a;
+	const struct rp_sysdesc *d = rp_sys(c->sys);
+	long flags = rp_sys_flags(c);
 	bool eexist = c->ret == -EEXIST;
 	struct rp_call magic;
 
 	/* an fd's magic link: nothing to create, whatever it names exists */
 	if (rp_magic_call(c, &magic))
 		return 0;
-
-#define SPEC(i, d, p, f, n) (s[i] = (struct pspec){ (d), (p), (f), (n) })
-	switch (c->sys) {
-	case RP_OPEN:
-		SPEC(0, AT_FDCWD, c->p[0], !(a[0] & O_NOFOLLOW), !(a[0] & O_CREAT) || eexist);
-		return 1;
-	case RP_OPENAT:
-		SPEC(0, a[0], c->p[0], !(a[1] & O_NOFOLLOW), !(a[1] & O_CREAT) || eexist);
-		return 1;
-	case RP_CREAT:
-		SPEC(0, AT_FDCWD, c->p[0], true, false);
-		return 1;
-	case RP_STAT:
-	case RP_ACCESS:
-	case RP_CHDIR:
-	case RP_CHMOD:
-	case RP_CHOWN:
-	case RP_TRUNCATE:
-	case RP_EXECVE:
-		SPEC(0, AT_FDCWD, c->p[0], true, true);
-		return 1;
-	case RP_LSTAT:
-	case RP_UNLINK:
-	case RP_RMDIR:
-	case RP_READLINK:
-	case RP_LCHOWN:
-	case RP_LSETXATTR:
-		SPEC(0, AT_FDCWD, c->p[0], false, true);
-		return 1;
-	case RP_SETXATTR:
-		SPEC(0, AT_FDCWD, c->p[0], true, true);
-		return 1;
-	case RP_NEWFSTATAT:
-	case RP_STATX:
-		SPEC(0, a[0], c->p[0], !(a[1] & AT_SYMLINK_NOFOLLOW), true);
-		return c->p[0] && c->p[0][0];
-	case RP_FACCESSAT:
-	case RP_FCHMODAT:
-	case RP_EXECVEAT:
-		SPEC(0, a[0], c->p[0], true, true);
-		return c->p[0] && c->p[0][0];
-	case RP_FACCESSAT2:
-		SPEC(0, a[0], c->p[0], !(a[2] & AT_SYMLINK_NOFOLLOW), true);
-		return c->p[0] && c->p[0][0];
-	case RP_FCHOWNAT:
-		SPEC(0, a[0], c->p[0], !(a[3] & AT_SYMLINK_NOFOLLOW), true);
-		return c->p[0] && c->p[0][0];
-	case RP_UTIMENSAT:
-		SPEC(0, a[0], c->p[0], !(a[2] & AT_SYMLINK_NOFOLLOW), true);
-		return c->p[0] && c->p[0][0];
-	case RP_UNLINKAT:
-	case RP_READLINKAT:
-		SPEC(0, a[0], c->p[0], false, true);
-		return 1;
-	case RP_RENAME:
-		SPEC(0, AT_FDCWD, c->p[0], false, true);
-		SPEC(1, AT_FDCWD, c->p[1], false, eexist);
-		return 2;
-	case RP_RENAMEAT:
-	case RP_RENAMEAT2:
-		SPEC(0, a[0], c->p[0], false, true);
-		SPEC(1, a[1], c->p[1], false, eexist);
-		return 2;
-	case RP_LINK:
-		SPEC(0, AT_FDCWD, c->p[0], false, true);
-		SPEC(1, AT_FDCWD, c->p[1], false, eexist);
-		return 2;
-	case RP_LINKAT:
-		SPEC(0, a[0], c->p[0], a[2] & AT_SYMLINK_FOLLOW, true);
-		SPEC(1, a[1], c->p[1], false, eexist);
-		return 2;
-	case RP_MKDIR:
-	case RP_MKNOD:
-		SPEC(0, AT_FDCWD, c->p[0], false, eexist);
-		return 1;
-	case RP_MKDIRAT:
-	case RP_MKNODAT:
-		SPEC(0, a[0], c->p[0], false, eexist);
-		return 1;
-	case RP_SYMLINK:
-		SPEC(0, AT_FDCWD, c->p[1], false, eexist);
-		return 1;
-	case RP_SYMLINKAT:
-		SPEC(0, a[0], c->p[1], false, eexist);
-		return 1;
-	default:
+	if ((d->flags & RPS_EMPTY_PATH) && (!c->p[0] || !c->p[0][0]))
 		return 0;
+	for (int i = 0; i < d->npath; i++) {
+		const struct rp_path *p = &d->path[i];
+		bool follow = p->walk == RPW_FOLLOW, final = p->final == RPN_YES;
+
+		if (p->walk == RPW_OPEN)
+			follow = !(flags & O_NOFOLLOW);
+		else if (p->walk == RPW_AT)
+			follow = !(flags & AT_SYMLINK_NOFOLLOW);
+		else if (p->walk == RPW_LINKAT)
+			follow = flags & AT_SYMLINK_FOLLOW;
+		if (p->final == RPN_EEXIST)
+			final = eexist;
+		else if (p->final == RPN_OPEN)
+			final = !(flags & O_CREAT) || eexist;
+		s[i] = (struct pspec){ p->dfd ? c->a[p->dfd - 1] : AT_FDCWD, c->p[p->name], follow,
+				       final };
 	}
-#undef SPEC
+	return d->npath;
+}
+
+/* What a successful call's final component is, by its row's rp_makes. */
+static void made_as(const struct rp_call *c, unsigned int makes, struct want *w)
+{
+	switch (makes) {
+	case RPM_OPEN:
+		if (c->flags & RPC_HINT_VALID) {
+			w->mode = c->hint_mode;
+			w->guessed = false;
+			if (c->flags & RPC_HINT_SIZE)
+				w->size = c->hint_size;
+		} else if (rp_sys_flags(c) & O_DIRECTORY) {
+			w->mode = S_IFDIR | 0755;
+			w->guessed = false;
+		}
+		break;
+	case RPM_REMOVEDIR:
+		if (!(rp_sys_flags(c) & AT_REMOVEDIR))
+			break;
+		/* fall through */
+	case RPM_DIR:
+		w->mode = S_IFDIR | 0755;
+		w->guessed = false;
+		break;
+	case RPM_SYMLINK:
+		w->mode = S_IFLNK | 0777;
+		w->guessed = false;
+		w->target = placeholder_target(c->aux, c->aux ? strlen(c->aux) : 0,
+					       c->ret > 0 ? c->ret : 1);
+		break;
+	case RPM_ACCESS:
+		if (!(rp_sys_mode(c) & X_OK))
+			break;
+		/* fall through */
+	case RPM_EXEC:
+		w->mode = S_IFREG | 0755;
+		break;
+	default:
+		break;
+	}
 }
 
 /* What the final component must be for the call to end as the log says. */
 static void final_want(const struct rp_call *c, int spec, struct want *w)
 {
+	const struct rp_sysdesc *d = rp_sys(c->sys);
 	long err = c->ret < 0 ? -c->ret : 0;
-	long oflags = c->sys == RP_OPEN ? c->a[0] : c->sys == RP_OPENAT ? c->a[1] : 0;
 
 	memset(w, 0, sizeof(*w));
 	w->mode = S_IFREG | 0644;
@@ -291,7 +265,7 @@ static void final_want(const struct rp_call *c, int spec, struct want *w)
 		w->guessed = false;
 		return;
 	case EEXIST:
-		if (c->sys == RP_MKDIR || c->sys == RP_MKDIRAT)
+		if (d->makes == RPM_MKDIR)
 			w->mode = S_IFDIR | 0755;
 		return;
 	default:
@@ -307,50 +281,7 @@ static void final_want(const struct rp_call *c, int spec, struct want *w)
 			w->target = placeholder_target(NULL, 0, (long)c->st_size);
 		return;
 	}
-	switch (c->sys) {
-	case RP_OPEN:
-	case RP_OPENAT:
-		if (c->flags & RPC_HINT_VALID) {
-			w->mode = c->hint_mode;
-			w->guessed = false;
-			if (c->flags & RPC_HINT_SIZE)
-				w->size = c->hint_size;
-		} else if (oflags & O_DIRECTORY) {
-			w->mode = S_IFDIR | 0755;
-			w->guessed = false;
-		}
-		break;
-	case RP_CHDIR:
-	case RP_RMDIR:
-		w->mode = S_IFDIR | 0755;
-		w->guessed = false;
-		break;
-	case RP_UNLINKAT:
-		if (c->a[1] & AT_REMOVEDIR) {
-			w->mode = S_IFDIR | 0755;
-			w->guessed = false;
-		}
-		break;
-	case RP_READLINK:
-	case RP_READLINKAT:
-		w->mode = S_IFLNK | 0777;
-		w->guessed = false;
-		w->target = placeholder_target(c->aux, c->aux ? strlen(c->aux) : 0,
-					       c->ret > 0 ? c->ret : 1);
-		break;
-	case RP_EXECVE:
-	case RP_EXECVEAT:
-		w->mode = S_IFREG | 0755;
-		break;
-	case RP_ACCESS:
-	case RP_FACCESSAT:
-	case RP_FACCESSAT2:
-		if (c->a[c->sys == RP_ACCESS ? 0 : 1] & X_OK)
-			w->mode = S_IFREG | 0755;
-		break;
-	default:
-		break;
-	}
+	made_as(c, d->makes, w);
 }
 
 struct miss {
@@ -462,24 +393,16 @@ static bool repair_eexist(struct engine *e, struct proc *p, const struct rp_call
 		return false;
 	path = s[i].path;
 	dfdr = path && path[0] == '/' ? AT_FDCWD : rp_exec_tr(&e->x, s[i].dfd);
-	switch (c->sys) {
-	case RP_MKDIR:
-	case RP_MKDIRAT:
+	switch (rp_sys(c->sys)->undo) {
+	case RPU_RMDIR:
 		if (sys_unlinkat(p->task, dfdr, path, AT_REMOVEDIR))
 			return false;
 		break;
-	case RP_RENAMEAT2:
+	case RPU_RENAME:
 		if (sys_renameat2(p->task, dfdr, path, rp_exec_tr(&e->x, s[0].dfd), s[0].path, 0))
 			return false;
 		break;
-	case RP_OPEN:
-	case RP_OPENAT:
-	case RP_SYMLINK:
-	case RP_SYMLINKAT:
-	case RP_LINK:
-	case RP_LINKAT:
-	case RP_MKNOD:
-	case RP_MKNODAT:
+	case RPU_UNLINK:
 		if (sys_unlinkat(p->task, dfdr, path, 0))
 			return false;
 		break;
@@ -509,7 +432,7 @@ static bool resize(struct engine *e, struct rp_node *n, long long size)
 static bool repair_read(struct engine *e, struct proc *p, const struct rp_call *c, long r)
 {
 	int fdr = rp_exec_tr(&e->x, c->a[0]);
-	bool positional = c->sys == RP_PREAD64 || c->sys == RP_PREADV;
+	bool positional = rp_sys(c->sys)->flags & RPS_POS;
 	long long before, want;
 	struct stat st;
 
@@ -701,24 +624,19 @@ static bool repair_readlink(struct engine *e, struct proc *p, const struct rp_ca
 /* An fd the process used before any call made it: inherited from outside. */
 static bool repair_inherited(struct engine *e, struct proc *p, const struct rp_call *c)
 {
+	const struct rp_sysdesc *d = rp_sys(c->sys);
 	long fd = -1;
 
-	switch (c->sys) {
-	case RP_RENAMEAT:
-	case RP_RENAMEAT2:
-	case RP_LINKAT:
+	if (d->flags & RPS_NO_INHERIT)
+		return false;
+	if (d->fds & 2) {
+		/* renameat, linkat: either dirfd */
 		if (c->a[0] >= 0 && !rp_fdmap_get(p->map, c->a[0]))
 			fd = c->a[0];
 		else if (c->a[1] >= 0 && !rp_fdmap_get(p->map, c->a[1]))
 			fd = c->a[1];
-		break;
-	case RP_SYMLINKAT:
-	case RP_CLOSE_RANGE:
-	case RP_FOREIGN:
-		return false;
-	default:
-		if (c->a[0] >= 0 && c->a[0] < 65536 && !rp_fdmap_get(p->map, c->a[0]))
-			fd = c->a[0];
+	} else if (c->a[0] >= 0 && c->a[0] < 65536 && !rp_fdmap_get(p->map, c->a[0])) {
+		fd = c->a[0];
 	}
 	if (fd < 0 || fd >= 65536)
 		return false;
@@ -731,6 +649,37 @@ static bool repair_inherited(struct engine *e, struct proc *p, const struct rp_c
 	return true;
 }
 
+/* lseek(SEEK_END) came back elsewhere: the file's size is the log's. */
+static bool repair_seek_end(struct engine *e, struct proc *p, const struct rp_call *c, long r)
+{
+	struct stat st;
+	int fdr = rp_exec_tr(&e->x, c->a[0]);
+
+	if (c->a[2] != SEEK_END || c->ret < 0 || r < 0 || sys_fstat(p->task, fdr, &st))
+		return false;
+	return resize(e, node_of(e, st.st_ino), c->ret - c->a[1]);
+}
+
+/* execve() the log saw succeed was EACCES: the file is executable. */
+static bool repair_exec(struct engine *e, struct proc *p, const struct rp_call *c)
+{
+	struct pspec s[2];
+	struct stat st;
+	struct rp_node *n;
+	int dfdr;
+
+	if (rp_path_specs(c, s) < 1)
+		return false;
+	dfdr = s[0].path[0] == '/' ? AT_FDCWD : rp_exec_tr(&e->x, s[0].dfd);
+	if (sys_fstatat(p->task, dfdr, s[0].path, &st, 0))
+		return false;
+	n = node_of(e, st.st_ino);
+	if (!n || sys_fchmodat(p->task, dfdr, s[0].path, (st.st_mode | 0111) & 07777, 0))
+		return false;
+	n->mode |= 0111;
+	return true;
+}
+
 /* One repair for a call that did not end as the log says; true to retry. */
 bool rp_repair(struct engine *e, struct proc *p, const struct rp_call *c, long r)
 {
@@ -740,46 +689,17 @@ bool rp_repair(struct engine *e, struct proc *p, const struct rp_call *c, long r
 		return repair_missing(e, p, c);
 	if (c->ret == -EEXIST && r >= 0)
 		return repair_eexist(e, p, c);
-	switch (c->sys) {
-	case RP_READ:
-	case RP_READV:
-	case RP_PREAD64:
-	case RP_PREADV:
+	switch (rp_sys(c->sys)->repair) {
+	case RPR_READ:
 		return repair_read(e, p, c, r);
-	case RP_LSEEK: {
-		struct stat st;
-		int fdr = rp_exec_tr(&e->x, c->a[0]);
-
-		if (c->a[2] != SEEK_END || c->ret < 0 || r < 0 || sys_fstat(p->task, fdr, &st))
-			return false;
-		return resize(e, node_of(e, st.st_ino), c->ret - c->a[1]);
-	}
-	case RP_GETDENTS64:
+	case RPR_SEEK_END:
+		return repair_seek_end(e, p, c, r);
+	case RPR_LISTING:
 		return e->listings && repair_getdents(e, p, c, r);
-	case RP_READLINK:
-	case RP_READLINKAT:
+	case RPR_READLINK:
 		return repair_readlink(e, p, c);
-	case RP_EXECVE:
-	case RP_EXECVEAT:
-		if (r == -EACCES && c->ret == 0) {
-			struct pspec s[2];
-			struct stat st;
-			struct rp_node *n;
-			int dfdr;
-
-			if (rp_path_specs(c, s) < 1)
-				return false;
-			dfdr = s[0].path[0] == '/' ? AT_FDCWD : rp_exec_tr(&e->x, s[0].dfd);
-			if (sys_fstatat(p->task, dfdr, s[0].path, &st, 0))
-				return false;
-			n = node_of(e, st.st_ino);
-			if (!n ||
-			    sys_fchmodat(p->task, dfdr, s[0].path, (st.st_mode | 0111) & 07777, 0))
-				return false;
-			n->mode |= 0111;
-			return true;
-		}
-		return false;
+	case RPR_EXEC:
+		return r == -EACCES && c->ret == 0 && repair_exec(e, p, c);
 	default:
 		return false;
 	}
@@ -788,9 +708,12 @@ bool rp_repair(struct engine *e, struct proc *p, const struct rp_call *c, long r
 /* A call that matched but whose output fields differ: stat, readlink. */
 bool rp_repair_fields(struct engine *e, struct proc *p, const struct rp_call *c)
 {
-	if (rp_is_stat(c->sys))
+	switch (rp_sys(c->sys)->out) {
+	case RPX_STAT:
 		return repair_stat(e, p, c);
-	if (c->sys == RP_READLINK || c->sys == RP_READLINKAT)
+	case RPX_LINK:
 		return repair_readlink(e, p, c);
-	return false;
+	default:
+		return false;
+	}
 }
