@@ -3,15 +3,19 @@
  * vfslab replay: the file syscalls of an `strace -f` log, replayed on a
  * vfslab VFS (tools/cmd_replay.c is the command).
  *
+ *  sys.c     what replay knows of each syscall, one table row each
+ *  args.c    argument and result text as values: flags, errnos, strings
  *  parse.c   the log into calls: pids, unfinished/resumed pairs, -y/-tt/-T
- *            decorations, flag expressions, errno names, stat output
+ *            decorations, lookahead hints
  *  engine.c  one single-threaded replay in log order: a vfslab task per log
  *            pid (clone/fork/vfork/exit followed), the log's fd numbers
- *            mapped to the task's, results compared with the log's. In
- *            discovery mode it also repairs: whatever a successful call
- *            needed (a path, a size, directory entries) is created on the
- *            spot and recorded in the tree, so a second, clean replay from
- *            that tree is the check.
+ *            mapped to the task's, results compared with the log's
+ *            (compare.c). In discovery mode it also repairs (repair.c):
+ *            whatever a successful call needed (a path, a size, directory
+ *            entries) is created on the spot and recorded in the tree, so
+ *            a second, clean replay from that tree is the check.
+ *  prescan.c descriptors the log's processes had that no traced call made
+ *  exec.c    one call on a vfslab task or the host
  *  tree.c    the tree a log needs before it starts, built into a VFS or
  *            into a host directory
  *  stream.c  the throughput mode: each pid's calls on its own task, looping,
