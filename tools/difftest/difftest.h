@@ -4,8 +4,10 @@
  * through vfslab and through the host kernel on tmpfs, compared line by
  * line; a mismatch is shrunk to a short script that still shows it.
  *
- * gen.c writes the scripts, run.c runs one script on each side, shrink.c
- * delta-debugs a failing one, tools/cmd_difftest.c is the command.
+ * gen.c writes the scripts (gen_ns.c and gen_fd.c its calls), host.c
+ * reads what the host's answers depend on, run.c runs one script on each
+ * side, shrink.c delta-debugs a failing one, tools/cmd_difftest.c is the
+ * command.
  */
 #ifndef VFSLAB_TOOLS_DIFFTEST_DIFFTEST_H
 #define VFSLAB_TOOLS_DIFFTEST_DIFFTEST_H
