@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "tools/cmd.h"
+#include "tools/layout/pahole.h"
+#include "tools/walk/walk.h"
 #include "tools/fstest.h"
 #include "tools/fstest_vfs.h"
 #include "vfs/layout.h"
@@ -91,8 +93,8 @@ static void show_layouts(const struct vfs_config *cfg, const char *which)
 	for (int s = 0; s < LS_NR; s++) {
 		if (which && strcmp(which, layout_desc(s)->name))
 			continue;
-		cli_layout_print(&ls[s], stdout);
-		cli_layout_warnings(&ls[s], stdout);
+		pahole_print(&ls[s], stdout);
+		pahole_warnings(&ls[s], stdout);
 	}
 }
 
@@ -190,7 +192,7 @@ int cmd_shell(int argc, char **argv)
 			show_fdtable(fv.shell);
 		} else if (!strcmp(cmd, "walk")) {
 			if (*arg)
-				cli_walk_trace(vfs, fv.shell, arg, true, true);
+				walk_print_trace(vfs, fv.shell, arg, true, true);
 			else
 				printf("usage: walk PATH\n");
 		} else if (!strcmp(cmd, "layout")) {
