@@ -20,6 +20,8 @@
  *            into a host directory
  *  stream.c  the throughput mode: each pid's calls on its own task, looping,
  *            through bench_run() (vfslab variants, optionally the host)
+ *  passes.c  discovery and check, from a parsed log to a checked tree
+ *  report.c  what the command prints of the log, the tree and the check
  */
 #ifndef VFSLAB_TOOLS_REPLAY_REPLAY_H
 #define VFSLAB_TOOLS_REPLAY_REPLAY_H
@@ -416,5 +418,30 @@ struct rp_stream_opts {
 
 /* Run and report on out; the exit status (0, or 1 when the run failed). */
 int rp_stream_run(const struct rp_stream_opts *o, FILE *out);
+
+/* ---- from a log to a checked tree (passes.c) ---- */
+
+struct vfs_config;
+
+/*
+ * Into tree: what log needs, by two discovery replays on VFSes built from
+ * cfg (disc: their result), then the check on a fresh one (res). 0, 1 if
+ * a replay or a teardown failed (both results are still to be freed), or
+ * -1 if no VFS could be made (the tree is to be freed, neither result).
+ */
+int rp_discover_and_check(const struct vfs_config *cfg, struct rp_log *log, struct rp_tree *tree,
+			  bool verbose, struct rp_result *disc, struct rp_result *res);
+
+/* ---- what vfslab replay prints (report.c) ---- */
+
+/* What the log holds: calls, pids, cwd (and where it came from), what was not replayed. */
+void rp_print_log_summary(FILE *f, const char *file, struct rp_log *log, const char *cwd_origin);
+/* Every object of the tree, with the line that needed it. */
+void rp_print_tree(const struct rp_log *log, const struct rp_tree *tree);
+/* The check's counts and mismatches; the mismatches not on a pseudo-fs path. */
+unsigned long rp_print_check(const struct rp_log *log, const struct rp_tree *tree,
+			     const struct rp_result *disc, const struct rp_result *res);
+/* Before a throughput run: the tree and how many calls the check matched. */
+void rp_print_check_line(FILE *f, const struct rp_tree *tree, const struct rp_result *res);
 
 #endif /* VFSLAB_TOOLS_REPLAY_REPLAY_H */
