@@ -20,7 +20,7 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/cmd_fstest.c \
 	%D%/cmd_layout.c %D%/layout/pahole.h %D%/layout/pahole.c %D%/layout/rules.c \
 	%D%/cmd_replay.c %D%/replay/replay.h %D%/replay/sys.h %D%/replay/sys.c %D%/replay/args.h %D%/replay/args.c %D%/replay/parse.c %D%/replay/tree.c %D%/replay/exec.c %D%/replay/engine.h %D%/replay/engine.c %D%/replay/repair.c %D%/replay/compare.c %D%/replay/prescan.c %D%/replay/stream.c %D%/replay/passes.c %D%/replay/report.c \
-	%D%/cmd_shell.c \
+	%D%/cmd_shell.c %D%/shell/shell.h %D%/shell/repl.c %D%/shell/inspect.c \
 	%D%/cmd_sim.c \
 	%D%/cmd_torture.c \
 	%D%/cmd_walk.c %D%/walk/walk.h %D%/walk/trace.c %D%/walk/run.c \
