@@ -4,6 +4,7 @@
  * spec, and the options every bench-runner command (bench, compare, sim)
  * takes.
  */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,20 @@ int cli_vfs_destroy(const char *cmd, struct vfs *vfs)
 		return 1;
 	}
 	return 0;
+}
+
+int cli_options(int argc, char **argv, const char *shortopts, const struct option *opts,
+		int (*one)(void *ctx, int opt, const char *arg), void *ctx)
+{
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		ret = one(ctx, c, optarg);
+		if (ret >= 0)
+			return ret;
+	}
+	return -1;
 }
 
 /* ---- the bench runner's options ---- */

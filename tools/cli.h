@@ -12,6 +12,7 @@
 
 #include "tools/bench/bench.h"
 
+struct option;
 struct vfs;
 struct vfs_config;
 
@@ -25,6 +26,15 @@ int cli_config(const char *cmd, const char *spec, struct vfs_config *cfg);
 struct vfs *cli_vfs_new(const char *cmd, const struct vfs_config *cfg);
 /* Destroy it; returns 1 (and reports) if objects leaked. */
 int cli_vfs_destroy(const char *cmd, struct vfs *vfs);
+
+/*
+ * getopt_long() over argv from its start, each option to one(ctx, opt,
+ * optarg), which returns -1 to go on or the exit status that ends the
+ * parse (0 after --help, 2 after a bad option). -1 when all went; optind
+ * is then the first operand.
+ */
+int cli_options(int argc, char **argv, const char *shortopts, const struct option *opts,
+		int (*one)(void *ctx, int opt, const char *arg), void *ctx);
 
 /* bench_opts' defaults: 0.5 s intervals, 5 rounds, pinned, /dev/shm. */
 int bench_cli_defaults(struct bench_opts *o);

@@ -56,8 +56,9 @@ struct bench_cmd {
 };
 
 /* One option (c) into bc; -1 to go on, else the exit status. */
-static int bench_option(struct bench_cmd *bc, int c, const char *arg)
+static int bench_option(void *ctx, int c, const char *arg)
 {
+	struct bench_cmd *bc = ctx;
 	char *end;
 
 	switch (c) {
@@ -142,14 +143,10 @@ static int bench_options(int argc, char **argv, struct bench_cmd *bc)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, ret;
+	int ret = cli_options(argc, argv, "h", opts, bench_option, bc);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		ret = bench_option(bc, c, optarg);
-		if (ret >= 0)
-			return ret;
-	}
+	if (ret >= 0)
+		return ret;
 	if (optind < argc - 1) {
 		bench_usage(stderr);
 		return 2;

@@ -71,6 +71,37 @@ struct compare_cmd {
 	const char *scenario;
 };
 
+/* One option into the struct compare_cmd at ctx; -1 to go on, else the exit status. */
+static int compare_option(void *ctx, int opt, const char *arg)
+{
+	struct compare_cmd *cc = ctx;
+
+	switch (opt) {
+	case 't':
+	case 'r':
+	case 'i':
+	case 'e':
+	case 'f':
+		if (bench_cli_option(&cc->o, opt, arg, &cc->fmt))
+			return 2;
+		break;
+	case 'p':
+		if (strcmp(arg, "kernel")) {
+			cli_error("compare", "--peer: only kernel, not '%s'", arg);
+			return 2;
+		}
+		cc->kernel = true;
+		break;
+	case 'h':
+		compare_usage(stdout);
+		return 0;
+	default:
+		compare_usage(stderr);
+		return 2;
+	}
+	return -1;
+}
+
 /* The options into cc; -1 to go on, else the exit status. */
 static int compare_options(int argc, char **argv, struct compare_cmd *cc)
 {
@@ -84,34 +115,10 @@ static int compare_options(int argc, char **argv, struct compare_cmd *cc)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int ret = cli_options(argc, argv, "h", opts, compare_option, cc);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-		case 'r':
-		case 'i':
-		case 'e':
-		case 'f':
-			if (bench_cli_option(&cc->o, c, optarg, &cc->fmt))
-				return 2;
-			break;
-		case 'p':
-			if (strcmp(optarg, "kernel")) {
-				cli_error("compare", "--peer: only kernel, not '%s'", optarg);
-				return 2;
-			}
-			cc->kernel = true;
-			break;
-		case 'h':
-			compare_usage(stdout);
-			return 0;
-		default:
-			compare_usage(stderr);
-			return 2;
-		}
-	}
+	if (ret >= 0)
+		return ret;
 	if (optind != argc - 1) {
 		compare_usage(stderr);
 		return 2;

@@ -155,8 +155,9 @@ static const struct option difftest_opts[] = {
 };
 
 /* One option (c) into dc; -1 to go on, else the exit status. */
-static int difftest_option(struct difftest_cmd *dc, int c, const char *arg)
+static int difftest_option(void *ctx, int c, const char *arg)
 {
+	struct difftest_cmd *dc = ctx;
 	unsigned long long *num = NULL;
 	char *end;
 
@@ -235,14 +236,10 @@ static int difftest_option(struct difftest_cmd *dc, int c, const char *arg)
 /* The options into dc; -1 to go on, else the exit status. */
 static int difftest_options(int argc, char **argv, struct difftest_cmd *dc)
 {
-	int c, ret;
+	int ret = cli_options(argc, argv, "+vh", difftest_opts, difftest_option, dc);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+vh", difftest_opts, NULL)) != -1) {
-		ret = difftest_option(dc, c, optarg);
-		if (ret >= 0)
-			return ret;
-	}
+	if (ret >= 0)
+		return ret;
 	if (optind < argc || !dc->lines) {
 		difftest_usage(stderr);
 		return 2;

@@ -29,6 +29,31 @@ struct layout_cmd {
 	bool list, want[LS_NR], some;
 };
 
+/* One option into the struct layout_cmd at ctx; -1 to go on, else the exit status. */
+static int layout_option(void *ctx, int opt, const char *arg)
+{
+	struct layout_cmd *lc = ctx;
+
+	switch (opt) {
+	case 'v':
+		lc->variant = arg;
+		break;
+	case 'l':
+		lc->list = true;
+		break;
+	case 'c':
+		lc->rules = arg;
+		break;
+	case 'h':
+		layout_usage(stdout);
+		return 0;
+	default:
+		layout_usage(stderr);
+		return 2;
+	}
+	return -1;
+}
+
 /* The options into lc; -1 to go on, else the exit status. */
 static int layout_options(int argc, char **argv, struct layout_cmd *lc)
 {
@@ -39,29 +64,8 @@ static int layout_options(int argc, char **argv, struct layout_cmd *lc)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'v':
-			lc->variant = optarg;
-			break;
-		case 'l':
-			lc->list = true;
-			break;
-		case 'c':
-			lc->rules = optarg;
-			break;
-		case 'h':
-			layout_usage(stdout);
-			return 0;
-		default:
-			layout_usage(stderr);
-			return 2;
-		}
-	}
-	return -1;
+	return cli_options(argc, argv, "h", opts, layout_option, lc);
 }
 
 /* The STRUCT arguments into lc->want; 0 or 2. */

@@ -49,6 +49,95 @@ struct replay_cmd {
 	const char *cwd, *file;
 };
 
+/* One option into the struct replay_cmd at ctx; -1 to go on, else the exit status. */
+static int replay_option(void *ctx, int opt, const char *arg)
+{
+	struct replay_cmd *rc = ctx;
+	struct rp_stream_opts *so = &rc->so;
+	char *end;
+
+	switch (opt) {
+	case 'c':
+		rc->check = true;
+		break;
+	case 's':
+		so->seconds = strtod(arg, &end);
+		if (*end || !(so->seconds >= 0.03 && so->seconds <= 3600)) {
+			cli_error("replay", "--seconds: 0.03 to 3600, not '%s'", arg);
+			return 2;
+		}
+		break;
+	case 't':
+		so->copies = (int)strtol(arg, &end, 10);
+		if (*end || so->copies < 1 || so->copies > BENCH_MAX_TASKS) {
+			cli_error("replay", "--tasks: 1 to %d, not '%s'", BENCH_MAX_TASKS, arg);
+			return 2;
+		}
+		break;
+	case 'S':
+		so->share = true;
+		break;
+	case 'V':
+		if (so->nr_variants == (int)ARRAY_SIZE(so->variants) ||
+		    so->nr_variants == BENCH_MAX_SIDES - 1) {
+			cli_error("replay", "too many variants");
+			return 2;
+		}
+		so->variants[so->nr_variants++] = arg;
+		break;
+	case 'p':
+		if (!strcmp(arg, "kernel")) {
+			so->kernel = true;
+		} else if (strcmp(arg, "none")) {
+			cli_error("replay", "--peer: kernel or none, not '%s'", arg);
+			return 2;
+		}
+		break;
+	case 'T':
+		so->tmpdir = arg;
+		break;
+	case 'e':
+		so->entry_ns = strtol(arg, &end, 10);
+		if (*end || so->entry_ns < 0 || so->entry_ns > 1000000) {
+			cli_error("replay", "--entry-ns: 0..1000000, not '%s'", arg);
+			return 2;
+		}
+		break;
+	case 'f':
+		if (!strcmp(arg, "csv")) {
+			so->format = BENCH_CSV;
+		} else if (!strcmp(arg, "json")) {
+			so->format = BENCH_JSON;
+		} else if (strcmp(arg, "table")) {
+			cli_error("replay", "--format: table, csv or json, not '%s'", arg);
+			return 2;
+		}
+		break;
+	case 'n':
+		so->pin = false;
+		break;
+	case 'C':
+		rc->cwd = arg;
+		break;
+	case 'r':
+		rc->show_tree = true;
+		break;
+	case 'x':
+		rc->strict = true;
+		break;
+	case 'v':
+		rc->verbose = true;
+		break;
+	case 'h':
+		replay_usage(stdout);
+		return 0;
+	default:
+		replay_usage(stderr);
+		return 2;
+	}
+	return -1;
+}
+
 /* The options into rc; -1 to go on, else the exit status. */
 static int replay_options(int argc, char **argv, struct replay_cmd *rc)
 {
@@ -70,94 +159,10 @@ static int replay_options(int argc, char **argv, struct replay_cmd *rc)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rp_stream_opts *so = &rc->so;
-	char *end;
-	int c;
+	int ret = cli_options(argc, argv, "hv", opts, replay_option, rc);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "hv", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			rc->check = true;
-			break;
-		case 's':
-			so->seconds = strtod(optarg, &end);
-			if (*end || !(so->seconds >= 0.03 && so->seconds <= 3600)) {
-				cli_error("replay", "--seconds: 0.03 to 3600, not '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 't':
-			so->copies = (int)strtol(optarg, &end, 10);
-			if (*end || so->copies < 1 || so->copies > BENCH_MAX_TASKS) {
-				cli_error("replay", "--tasks: 1 to %d, not '%s'", BENCH_MAX_TASKS,
-					  optarg);
-				return 2;
-			}
-			break;
-		case 'S':
-			so->share = true;
-			break;
-		case 'V':
-			if (so->nr_variants == (int)ARRAY_SIZE(so->variants) ||
-			    so->nr_variants == BENCH_MAX_SIDES - 1) {
-				cli_error("replay", "too many variants");
-				return 2;
-			}
-			so->variants[so->nr_variants++] = optarg;
-			break;
-		case 'p':
-			if (!strcmp(optarg, "kernel")) {
-				so->kernel = true;
-			} else if (strcmp(optarg, "none")) {
-				cli_error("replay", "--peer: kernel or none, not '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'T':
-			so->tmpdir = optarg;
-			break;
-		case 'e':
-			so->entry_ns = strtol(optarg, &end, 10);
-			if (*end || so->entry_ns < 0 || so->entry_ns > 1000000) {
-				cli_error("replay", "--entry-ns: 0..1000000, not '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'f':
-			if (!strcmp(optarg, "csv")) {
-				so->format = BENCH_CSV;
-			} else if (!strcmp(optarg, "json")) {
-				so->format = BENCH_JSON;
-			} else if (strcmp(optarg, "table")) {
-				cli_error("replay", "--format: table, csv or json, not '%s'",
-					  optarg);
-				return 2;
-			}
-			break;
-		case 'n':
-			so->pin = false;
-			break;
-		case 'C':
-			rc->cwd = optarg;
-			break;
-		case 'r':
-			rc->show_tree = true;
-			break;
-		case 'x':
-			rc->strict = true;
-			break;
-		case 'v':
-			rc->verbose = true;
-			break;
-		case 'h':
-			replay_usage(stdout);
-			return 0;
-		default:
-			replay_usage(stderr);
-			return 2;
-		}
-	}
+	if (ret >= 0)
+		return ret;
 	if (optind != argc - 1) {
 		replay_usage(stderr);
 		return 2;

@@ -12,6 +12,24 @@
 #include "tools/cmd.h"
 #include "tools/shell/shell.h"
 
+static const char shell_usage[] = "usage: vfslab shell [--variant SPEC]\n";
+
+/* One option: the variant into the const char * at ctx; -1 to go on, else the exit status. */
+static int shell_option(void *ctx, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'v':
+		*(const char **)ctx = arg;
+		return -1;
+	case 'h':
+		printf("%s\n%s", shell_usage, shell_help);
+		return 0;
+	default:
+		fputs(shell_usage, stderr);
+		return 2;
+	}
+}
+
 int cmd_shell(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -20,24 +38,12 @@ int cmd_shell(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *variant = NULL;
-	int c;
+	int ret = cli_options(argc, argv, "h", opts, shell_option, &variant);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'v':
-			variant = optarg;
-			break;
-		case 'h':
-			printf("usage: vfslab shell [--variant SPEC]\n\n%s", shell_help);
-			return 0;
-		default:
-			fprintf(stderr, "usage: vfslab shell [--variant SPEC]\n");
-			return 2;
-		}
-	}
+	if (ret >= 0)
+		return ret;
 	if (optind != argc) {
-		fprintf(stderr, "usage: vfslab shell [--variant SPEC]\n");
+		fputs(shell_usage, stderr);
 		return 2;
 	}
 	return shell_run(variant);

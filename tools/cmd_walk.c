@@ -25,6 +25,52 @@ static void walk_usage(FILE *f)
 		"symlinks, and where and why the walk left RCU mode.\n");
 }
 
+/* One option into the struct walk_opts at ctx; -1 to go on, else the exit status. */
+static int walk_option(void *ctx, int opt, const char *arg)
+{
+	struct walk_opts *o = ctx;
+	char *end;
+
+	switch (opt) {
+	case 't':
+		o->steps = true;
+		break;
+	case 'n':
+		o->create = false;
+		break;
+	case 'l':
+		o->follow = false;
+		break;
+	case 'e':
+		if (o->nlines == WALK_MAX_LINES) {
+			cli_error("walk", "at most 64 -e lines");
+			return 2;
+		}
+		o->lines[o->nlines++] = arg;
+		break;
+	case 'a':
+		o->uid = strtoul(arg, &end, 10);
+		o->gid = o->uid;
+		if (*end == ':')
+			o->gid = strtoul(end + 1, &end, 10);
+		if (*end || o->uid > 65535 * 65536ul || o->gid > 65535 * 65536ul) {
+			cli_error("walk", "--as: expected UID[:GID], got '%s'", arg);
+			return 2;
+		}
+		break;
+	case 'v':
+		o->variant = arg;
+		break;
+	case 'h':
+		walk_usage(stdout);
+		return 0;
+	default:
+		walk_usage(stderr);
+		return 2;
+	}
+	return -1;
+}
+
 /* The options into o; -1 to go on, else the exit status. */
 static int walk_options(int argc, char **argv, struct walk_opts *o)
 {
@@ -37,49 +83,10 @@ static int walk_options(int argc, char **argv, struct walk_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
-	int c;
+	int ret = cli_options(argc, argv, "e:h", opts, walk_option, o);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "e:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			o->steps = true;
-			break;
-		case 'n':
-			o->create = false;
-			break;
-		case 'l':
-			o->follow = false;
-			break;
-		case 'e':
-			if (o->nlines == WALK_MAX_LINES) {
-				cli_error("walk", "at most 64 -e lines");
-				return 2;
-			}
-			o->lines[o->nlines++] = optarg;
-			break;
-		case 'a':
-			o->uid = strtoul(optarg, &end, 10);
-			o->gid = o->uid;
-			if (*end == ':')
-				o->gid = strtoul(end + 1, &end, 10);
-			if (*end || o->uid > 65535 * 65536ul || o->gid > 65535 * 65536ul) {
-				cli_error("walk", "--as: expected UID[:GID], got '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'v':
-			o->variant = optarg;
-			break;
-		case 'h':
-			walk_usage(stdout);
-			return 0;
-		default:
-			walk_usage(stderr);
-			return 2;
-		}
-	}
+	if (ret >= 0)
+		return ret;
 	if (optind != argc - 1) {
 		walk_usage(stderr);
 		return 2;
