@@ -21,29 +21,6 @@
 #define EXIT_SKIP 77
 #define MAX_EXCLUDE 32
 
-/* NAME[,NAME...] of dt_avoid_names() into @mask. */
-static int parse_avoid(const char *arg, unsigned int *mask)
-{
-	char *copy = strdup(arg), *save = NULL;
-
-	if (!copy)
-		return -1;
-	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		const struct dt_avoid_name *a = dt_avoid_names();
-
-		while (a->name && strcmp(a->name, w))
-			a++;
-		if (!a->name) {
-			cli_error("difftest", "--avoid: unknown '%s' (vfslab difftest --help)", w);
-			free(copy);
-			return -1;
-		}
-		*mask |= a->flag;
-	}
-	free(copy);
-	return 0;
-}
-
 static void difftest_usage(FILE *f)
 {
 	fprintf(f, "usage: vfslab difftest [--seed N] [--lines N] [--calls N | --scripts N]\n"
@@ -87,17 +64,6 @@ static void difftest_usage(FILE *f)
 		fprintf(f, "      %-14s %s\n", a->name, a->what);
 	fprintf(f, "  -v, --verbose  a line per script, and the shrinker's progress\n\n"
 		   "Exit status: 0 no mismatch, 1 mismatches, 2 usage, 77 skipped (not root).\n");
-}
-
-/* The --avoid names in @mask, comma-separated, into @buf. */
-static void avoid_string(unsigned int mask, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (const struct dt_avoid_name *a = dt_avoid_names(); a->name; a++)
-		if ((mask & a->flag) && n < len)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", a->name);
 }
 
 static const char *default_tmpdir(void)
@@ -200,7 +166,7 @@ static int difftest_option(void *ctx, int c, const char *arg)
 		dc->t.verbose = true;
 		break;
 	case 'a':
-		return parse_avoid(arg, &dc->avoid_mask) ? 2 : -1;
+		return dt_avoid_parse(arg, &dc->avoid_mask) ? 2 : -1;
 	case 'u':
 		return parse_uid(arg, dc) ? 2 : -1;
 	case 'x':
@@ -318,7 +284,7 @@ int cmd_difftest(int argc, char **argv)
 	pol.avoid = dc.avoid_mask;
 	pol.uid = dc.uid;
 	pol.gid = dc.gid;
-	avoid_string(dc.avoid_mask, avoids, sizeof(avoids));
+	dt_avoid_string(dc.avoid_mask, avoids, sizeof(avoids));
 	if (dc.uid >= 0)
 		snprintf(uidopt, sizeof(uidopt), " --uid %ld:%ld", dc.uid, dc.gid);
 	t->pol = &pol;

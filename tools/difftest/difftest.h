@@ -87,6 +87,10 @@ struct dt_avoid_name {
 
 /* The --avoid names, NULL-terminated. */
 const struct dt_avoid_name *dt_avoid_names(void);
+/* NAME[,NAME...] into *mask; 0, or -1 after cli_error. */
+int dt_avoid_parse(const char *arg, unsigned int *mask);
+/* The names in mask, comma-separated, into buf. */
+void dt_avoid_string(unsigned int mask, char *buf, size_t len);
 
 /*
  * Both sides start from a root like a fresh tmpfs mount's: mode 01777,

@@ -32,28 +32,6 @@ bool gen_avoid(const struct gen *g, unsigned int what)
 	return g->pol->avoid & what;
 }
 
-const struct dt_avoid_name *dt_avoid_names(void)
-{
-	static const struct dt_avoid_name names[] = {
-		{ "o-direct", DT_AVOID_O_DIRECT, "O_DIRECT in open and F_SETFL" },
-		{ "pos-max", DT_AVOID_POS_MAX, "offsets near LLONG_MAX (pread, pwrite, lseek)" },
-		{ "utimes-nsec", DT_AVOID_UTIMES_NSEC,
-		  "invalid nanoseconds in utimensat, futimens" },
-		{ "tmpfile-getfl", DT_AVOID_TMPFILE_GETFL, "F_GETFL after an O_TMPFILE open" },
-		{ "seek-hole", DT_AVOID_SEEK_HOLE, "lseek SEEK_DATA and SEEK_HOLE" },
-		{ "tib", DT_AVOID_TIB, "file sizes and offsets of 1 TiB" },
-		{ "setid", DT_AVOID_SETID, "S_ISUID and S_ISGID in modes" },
-		{ "dir-seek", DT_AVOID_DIR_SEEK, "lseek and getdents in the same line" },
-		{ "dents-eof", DT_AVOID_DENTS_EOF,
-		  "getdents with a small buffer (EINVAL at the end)" },
-		{ "fifo", DT_AVOID_FIFO,
-		  "fifos (mkfifo, mknod f): their data outlives the last close" },
-		{ NULL, 0, NULL },
-	};
-
-	return names;
-}
-
 /* splitmix64: one 64-bit state, good enough and reproducible. */
 static uint64_t next(struct gen *g)
 {
