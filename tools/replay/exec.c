@@ -758,6 +758,70 @@ static void exec_effects(struct rp_exec *x)
 		}
 }
 
+/* The call's fd-table effects on x->map, now that ours returned r. */
+static void map_result(struct rp_exec *x, const struct rp_call *c, long r)
+{
+	switch (c->sys) {
+	case RP_OPEN:
+	case RP_OPENAT:
+	case RP_CREAT:
+	case RP_DUP:
+	case RP_FCNTL:
+		if (c->sys == RP_FCNTL) {
+			if (c->a[1] == F_SETFD && r >= 0) {
+				struct rp_fdent *fe =
+					(struct rp_fdent *)rp_fdmap_get(x->map, c->a[0]);
+
+				if (fe)
+					fe->flags = (fe->flags & ~RPF_CLOEXEC) |
+						    (c->a[2] & FD_CLOEXEC ? RPF_CLOEXEC : 0);
+			}
+			if (c->a[1] != F_DUPFD && c->a[1] != F_DUPFD_CLOEXEC)
+				break;
+		}
+		if (r >= 0 && c->ret < 0) {
+			/* the log's call failed: do not keep what ours made */
+			x_close(x, (int)r);
+		} else if (r >= 0) {
+			const struct rp_fdent *src = NULL;
+			int oflags = 0;
+			bool cloexec = false;
+
+			if (c->sys == RP_DUP || c->sys == RP_FCNTL) {
+				src = rp_fdmap_get(x->map, c->a[0]);
+				cloexec = c->sys == RP_FCNTL && c->a[1] == F_DUPFD_CLOEXEC;
+			} else {
+				oflags = (int)(c->sys == RP_OPEN   ? c->a[0] :
+					       c->sys == RP_OPENAT ? c->a[1] :
+								     O_CREAT | O_WRONLY | O_TRUNC);
+				cloexec = oflags & O_CLOEXEC;
+			}
+			if (src) {
+				struct rp_fdent s = *src;
+
+				rp_fdmap_set(x->map, c->ret, (int)r,
+					     (s.flags & RPF_FOREIGN) | (cloexec ? RPF_CLOEXEC : 0),
+					     s.oflags, s.path);
+			} else {
+				rp_fdmap_set(x->map, c->ret, (int)r, cloexec ? RPF_CLOEXEC : 0,
+					     oflags, NULL);
+			}
+		}
+		break;
+	case RP_CLOSE:
+		if (r == 0 || c->ret == 0)
+			rp_fdmap_clear(x->map, c->a[0]);
+		break;
+	case RP_EXECVE:
+	case RP_EXECVEAT:
+		if (c->ret == 0 && r == 0)
+			exec_effects(x);
+		break;
+	default:
+		break;
+	}
+}
+
 long rp_exec(struct rp_exec *x, const struct rp_call *c, int *skip)
 {
 	long ofd, r;
@@ -868,64 +932,6 @@ long rp_exec(struct rp_exec *x, const struct rp_call *c, int *skip)
 	if (rp_makes_lowest_fd(c))
 		release(x, c->ret);
 	r = xcall(x, c);
-	switch (c->sys) {
-	case RP_OPEN:
-	case RP_OPENAT:
-	case RP_CREAT:
-	case RP_DUP:
-	case RP_FCNTL:
-		if (c->sys == RP_FCNTL) {
-			if (c->a[1] == F_SETFD && r >= 0) {
-				struct rp_fdent *fe =
-					(struct rp_fdent *)rp_fdmap_get(x->map, c->a[0]);
-
-				if (fe)
-					fe->flags = (fe->flags & ~RPF_CLOEXEC) |
-						    (c->a[2] & FD_CLOEXEC ? RPF_CLOEXEC : 0);
-			}
-			if (c->a[1] != F_DUPFD && c->a[1] != F_DUPFD_CLOEXEC)
-				break;
-		}
-		if (r >= 0 && c->ret < 0) {
-			/* the log's call failed: do not keep what ours made */
-			x_close(x, (int)r);
-		} else if (r >= 0) {
-			const struct rp_fdent *src = NULL;
-			int oflags = 0;
-			bool cloexec = false;
-
-			if (c->sys == RP_DUP || c->sys == RP_FCNTL) {
-				src = rp_fdmap_get(x->map, c->a[0]);
-				cloexec = c->sys == RP_FCNTL && c->a[1] == F_DUPFD_CLOEXEC;
-			} else {
-				oflags = (int)(c->sys == RP_OPEN   ? c->a[0] :
-					       c->sys == RP_OPENAT ? c->a[1] :
-								     O_CREAT | O_WRONLY | O_TRUNC);
-				cloexec = oflags & O_CLOEXEC;
-			}
-			if (src) {
-				struct rp_fdent s = *src;
-
-				rp_fdmap_set(x->map, c->ret, (int)r,
-					     (s.flags & RPF_FOREIGN) | (cloexec ? RPF_CLOEXEC : 0),
-					     s.oflags, s.path);
-			} else {
-				rp_fdmap_set(x->map, c->ret, (int)r, cloexec ? RPF_CLOEXEC : 0,
-					     oflags, NULL);
-			}
-		}
-		break;
-	case RP_CLOSE:
-		if (r == 0 || c->ret == 0)
-			rp_fdmap_clear(x->map, c->a[0]);
-		break;
-	case RP_EXECVE:
-	case RP_EXECVEAT:
-		if (c->ret == 0 && r == 0)
-			exec_effects(x);
-		break;
-	default:
-		break;
-	}
+	map_result(x, c, r);
 	return r;
 }
