@@ -54,15 +54,10 @@ void rp_add_mismatch(struct engine *e, long r, const char *what)
 	struct rp_result *res = e->res;
 	struct rp_mismatch *m;
 
-	if (res->nr_mm == res->cap_mm) {
-		size_t cap = res->cap_mm ? res->cap_mm * 2 : 32;
-
-		m = realloc(res->mm, cap * sizeof(*m));
-		if (!m)
-			return;
-		res->mm = m;
-		res->cap_mm = cap;
-	}
+	m = rp_grow(res->mm, &res->cap_mm, res->nr_mm, sizeof(*m), 32);
+	if (!m)
+		return;
+	res->mm = m;
 	m = &res->mm[res->nr_mm++];
 	m->call = e->cur;
 	m->got = r;

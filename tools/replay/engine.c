@@ -135,15 +135,10 @@ static struct proc *add_proc(struct engine *e, int pid, struct task *t, struct r
 {
 	struct proc *p;
 
-	if (e->nr_procs == e->cap_procs) {
-		size_t cap = e->cap_procs ? e->cap_procs * 2 : 16;
-
-		p = realloc(e->procs, cap * sizeof(*p));
-		if (!p)
-			return NULL;
-		e->procs = p;
-		e->cap_procs = cap;
-	}
+	p = rp_grow(e->procs, &e->cap_procs, e->nr_procs, sizeof(*p), 16);
+	if (!p)
+		return NULL;
+	e->procs = p;
 	p = &e->procs[e->nr_procs++];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;

@@ -357,15 +357,11 @@ static bool is_child(struct parser *ps, int pid)
 
 static void add_child(struct parser *ps, int pid)
 {
-	if (ps->nr_children == ps->cap_children) {
-		size_t cap = ps->cap_children ? ps->cap_children * 2 : 64;
-		int *n = realloc(ps->children, cap * sizeof(*n));
+	int *n = rp_grow(ps->children, &ps->cap_children, ps->nr_children, sizeof(*n), 64);
 
-		if (!n)
-			return;
-		ps->children = n;
-		ps->cap_children = cap;
-	}
+	if (!n)
+		return;
+	ps->children = n;
 	ps->children[ps->nr_children++] = pid;
 }
 
@@ -583,7 +579,7 @@ static void resume_call(struct parser *ps, char *s, int pid, unsigned int line, 
 static void suspend_call(struct parser *ps, char *s, char *u, const char *paren, int pid,
 			 unsigned int line, unsigned long pos)
 {
-	struct pending *p = find_pending(ps, pid);
+	struct pending *np, *p = find_pending(ps, pid);
 	size_t nl = paren - s;
 
 	if (p) {
@@ -594,15 +590,10 @@ static void suspend_call(struct parser *ps, char *s, char *u, const char *paren,
 		malformed(ps, line, s);
 		return;
 	}
-	if (ps->nr_pend == ps->cap_pend) {
-		size_t cap = ps->cap_pend ? ps->cap_pend * 2 : 16;
-		struct pending *np = realloc(ps->pend, cap * sizeof(*np));
-
-		if (!np)
-			return;
-		ps->pend = np;
-		ps->cap_pend = cap;
-	}
+	np = rp_grow(ps->pend, &ps->cap_pend, ps->nr_pend, sizeof(*np), 16);
+	if (!np)
+		return;
+	ps->pend = np;
 	p = &ps->pend[ps->nr_pend++];
 	p->pid = pid;
 	p->line = line;

@@ -59,15 +59,10 @@ static struct pset *ps_add(struct prescan *ps, int pid, struct fset *s)
 		p->s = s;
 		return p;
 	}
-	if (ps->nr == ps->cap) {
-		size_t cap = ps->cap ? ps->cap * 2 : 16;
-
-		p = realloc(ps->p, cap * sizeof(*p));
-		if (!p)
-			return NULL;
-		ps->p = p;
-		ps->cap = cap;
-	}
+	p = rp_grow(ps->p, &ps->cap, ps->nr, sizeof(*p), 16);
+	if (!p)
+		return NULL;
+	ps->p = p;
 	p = &ps->p[ps->nr++];
 	p->pid = pid;
 	p->s = s;
@@ -112,15 +107,10 @@ static void ps_require(struct prescan *ps, int pid, struct fset *s, long fd)
 		struct rp_tree *t = ps->tree;
 		struct rp_fdinj *in;
 
-		if (t->nr_fdinj == t->cap_fdinj) {
-			size_t cap = t->cap_fdinj ? t->cap_fdinj * 2 : 16;
-
-			in = realloc(t->fdinj, cap * sizeof(*in));
-			if (!in)
-				return;
-			t->fdinj = in;
-			t->cap_fdinj = cap;
-		}
+		in = rp_grow(t->fdinj, &t->cap_fdinj, t->nr_fdinj, sizeof(*in), 16);
+		if (!in)
+			return;
+		t->fdinj = in;
 		in = &t->fdinj[t->nr_fdinj++];
 		in->before = ps->cur;
 		in->pid = pid;

@@ -20,17 +20,13 @@
 
 void rp_add_holder(struct engine *e, struct task *h)
 {
-	if (e->nr_holders == e->cap_holders) {
-		size_t cap = e->cap_holders ? e->cap_holders * 2 : 64;
-		struct task **n = realloc(e->holders, cap * sizeof(*n));
+	struct task **n = rp_grow(e->holders, &e->cap_holders, e->nr_holders, sizeof(*n), 64);
 
-		if (!n) {
-			task_exit(h); /* the handle is lost; resizes fail */
-			return;
-		}
-		e->holders = n;
-		e->cap_holders = cap;
+	if (!n) {
+		task_exit(h); /* the handle is lost; resizes fail */
+		return;
 	}
+	e->holders = n;
 	e->holders[e->nr_holders++] = h;
 }
 
@@ -136,15 +132,10 @@ static bool inject(struct engine *e, struct proc *p, long dfd, const char *prefi
 		struct rp_tree *t = e->tree;
 		struct rp_inject *in;
 
-		if (t->nr_inj == t->cap_inj) {
-			size_t cap = t->cap_inj ? t->cap_inj * 2 : 16;
-
-			in = realloc(t->inj, cap * sizeof(*in));
-			if (!in)
-				return false;
-			t->inj = in;
-			t->cap_inj = cap;
-		}
+		in = rp_grow(t->inj, &t->cap_inj, t->nr_inj, sizeof(*in), 16);
+		if (!in)
+			return false;
+		t->inj = in;
 		in = &t->inj[t->nr_inj++];
 		in->before = e->cur;
 		in->pid = p->pid;

@@ -216,6 +216,13 @@ struct rp_tree {
 #define RP_HIDDEN_DIR "/.vfslab-replay"
 #define RP_PLACEHOLDER RP_HIDDEN_DIR "/fd"
 
+/*
+ * Room for element nr of the array arr holding *cap elements of size
+ * bytes: doubled when full (first the first time). The array, perhaps
+ * moved, or NULL with arr untouched.
+ */
+void *rp_grow(void *arr, size_t *cap, size_t nr, size_t size, size_t first);
+
 void rp_tree_init(struct rp_tree *tree);
 void rp_tree_free(struct rp_tree *tree);
 int rp_tree_add(struct rp_tree *tree, int parent, const char *name, mode_t mode);
