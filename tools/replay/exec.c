@@ -22,6 +22,7 @@
 
 #include "tools/bench/sysops.h"
 #include "tools/replay/replay.h"
+#include "tools/replay/sys.h"
 #include "vfs/vfs.h"
 
 /* ---- the fd map ---- */
@@ -127,26 +128,9 @@ int rp_exec_tr(const struct rp_exec *x, long logfd)
 	return tr(x, logfd);
 }
 
-/* Calls that return a new descriptor, the lowest free one (from a minimum). */
-static bool creates_fd(const struct rp_call *c)
-{
-	switch (c->sys) {
-	case RP_OPEN:
-	case RP_OPENAT:
-	case RP_CREAT:
-	case RP_DUP:
-	case RP_FOREIGN:
-		return true;
-	case RP_FCNTL:
-		return c->a[1] == F_DUPFD || c->a[1] == F_DUPFD_CLOEXEC;
-	default:
-		return false;
-	}
-}
-
 bool rp_same(const struct rp_exec *x, const struct rp_call *c, long r)
 {
-	bool creates = creates_fd(c);
+	bool creates = rp_makes_lowest_fd(c);
 
 	if (creates && !x->identity)
 		return r < 0 ? r == c->ret : c->ret >= 0;
@@ -175,43 +159,6 @@ static const char *P(struct rp_exec *x, int i, const char *p)
 		return p;
 	snprintf(x->path[i], sizeof(x->path[i]), "%s%s", x->prefix, p);
 	return x->path[i];
-}
-
-long rp_object_fd(const struct rp_call *c)
-{
-	switch (c->sys) {
-	case RP_READ:
-	case RP_PREAD64:
-	case RP_READV:
-	case RP_PREADV:
-	case RP_WRITE:
-	case RP_PWRITE64:
-	case RP_WRITEV:
-	case RP_PWRITEV:
-	case RP_LSEEK:
-	case RP_FSTAT:
-	case RP_GETDENTS64:
-	case RP_FCHDIR:
-	case RP_FCHMOD:
-	case RP_FCHOWN:
-	case RP_FTRUNCATE:
-	case RP_FALLOCATE:
-	case RP_FSETXATTR:
-		return c->a[0];
-	case RP_FCNTL:
-		return c->a[1] == F_GETFL || c->a[1] == F_SETFL ? c->a[0] : -1;
-	case RP_NEWFSTATAT:
-	case RP_STATX:
-	case RP_FACCESSAT2:
-	case RP_FCHMODAT:
-	case RP_FCHOWNAT:
-	case RP_READLINKAT:
-		return c->p[0] && !c->p[0][0] ? c->a[0] : -1;
-	case RP_UTIMENSAT:
-		return !c->p[0] || !c->p[0][0] ? c->a[0] : -1;
-	default:
-		return -1;
-	}
 }
 
 /* N and the rest of a magic fd link path; false if p is none. */
@@ -811,6 +758,70 @@ static void exec_effects(struct rp_exec *x)
 		}
 }
 
+/* The call's fd-table effects on x->map, now that ours returned r. */
+static void map_result(struct rp_exec *x, const struct rp_call *c, long r)
+{
+	switch (c->sys) {
+	case RP_OPEN:
+	case RP_OPENAT:
+	case RP_CREAT:
+	case RP_DUP:
+	case RP_FCNTL:
+		if (c->sys == RP_FCNTL) {
+			if (c->a[1] == F_SETFD && r >= 0) {
+				struct rp_fdent *fe =
+					(struct rp_fdent *)rp_fdmap_get(x->map, c->a[0]);
+
+				if (fe)
+					fe->flags = (fe->flags & ~RPF_CLOEXEC) |
+						    (c->a[2] & FD_CLOEXEC ? RPF_CLOEXEC : 0);
+			}
+			if (c->a[1] != F_DUPFD && c->a[1] != F_DUPFD_CLOEXEC)
+				break;
+		}
+		if (r >= 0 && c->ret < 0) {
+			/* the log's call failed: do not keep what ours made */
+			x_close(x, (int)r);
+		} else if (r >= 0) {
+			const struct rp_fdent *src = NULL;
+			int oflags = 0;
+			bool cloexec = false;
+
+			if (c->sys == RP_DUP || c->sys == RP_FCNTL) {
+				src = rp_fdmap_get(x->map, c->a[0]);
+				cloexec = c->sys == RP_FCNTL && c->a[1] == F_DUPFD_CLOEXEC;
+			} else {
+				oflags = (int)(c->sys == RP_OPEN   ? c->a[0] :
+					       c->sys == RP_OPENAT ? c->a[1] :
+								     O_CREAT | O_WRONLY | O_TRUNC);
+				cloexec = oflags & O_CLOEXEC;
+			}
+			if (src) {
+				struct rp_fdent s = *src;
+
+				rp_fdmap_set(x->map, c->ret, (int)r,
+					     (s.flags & RPF_FOREIGN) | (cloexec ? RPF_CLOEXEC : 0),
+					     s.oflags, s.path);
+			} else {
+				rp_fdmap_set(x->map, c->ret, (int)r, cloexec ? RPF_CLOEXEC : 0,
+					     oflags, NULL);
+			}
+		}
+		break;
+	case RP_CLOSE:
+		if (r == 0 || c->ret == 0)
+			rp_fdmap_clear(x->map, c->a[0]);
+		break;
+	case RP_EXECVE:
+	case RP_EXECVEAT:
+		if (c->ret == 0 && r == 0)
+			exec_effects(x);
+		break;
+	default:
+		break;
+	}
+}
+
 long rp_exec(struct rp_exec *x, const struct rp_call *c, int *skip)
 {
 	long ofd, r;
@@ -918,67 +929,9 @@ long rp_exec(struct rp_exec *x, const struct rp_call *c, int *skip)
 	default:
 		break;
 	}
-	if (creates_fd(c))
+	if (rp_makes_lowest_fd(c))
 		release(x, c->ret);
 	r = xcall(x, c);
-	switch (c->sys) {
-	case RP_OPEN:
-	case RP_OPENAT:
-	case RP_CREAT:
-	case RP_DUP:
-	case RP_FCNTL:
-		if (c->sys == RP_FCNTL) {
-			if (c->a[1] == F_SETFD && r >= 0) {
-				struct rp_fdent *fe =
-					(struct rp_fdent *)rp_fdmap_get(x->map, c->a[0]);
-
-				if (fe)
-					fe->flags = (fe->flags & ~RPF_CLOEXEC) |
-						    (c->a[2] & FD_CLOEXEC ? RPF_CLOEXEC : 0);
-			}
-			if (c->a[1] != F_DUPFD && c->a[1] != F_DUPFD_CLOEXEC)
-				break;
-		}
-		if (r >= 0 && c->ret < 0) {
-			/* the log's call failed: do not keep what ours made */
-			x_close(x, (int)r);
-		} else if (r >= 0) {
-			const struct rp_fdent *src = NULL;
-			int oflags = 0;
-			bool cloexec = false;
-
-			if (c->sys == RP_DUP || c->sys == RP_FCNTL) {
-				src = rp_fdmap_get(x->map, c->a[0]);
-				cloexec = c->sys == RP_FCNTL && c->a[1] == F_DUPFD_CLOEXEC;
-			} else {
-				oflags = (int)(c->sys == RP_OPEN   ? c->a[0] :
-					       c->sys == RP_OPENAT ? c->a[1] :
-								     O_CREAT | O_WRONLY | O_TRUNC);
-				cloexec = oflags & O_CLOEXEC;
-			}
-			if (src) {
-				struct rp_fdent s = *src;
-
-				rp_fdmap_set(x->map, c->ret, (int)r,
-					     (s.flags & RPF_FOREIGN) | (cloexec ? RPF_CLOEXEC : 0),
-					     s.oflags, s.path);
-			} else {
-				rp_fdmap_set(x->map, c->ret, (int)r, cloexec ? RPF_CLOEXEC : 0,
-					     oflags, NULL);
-			}
-		}
-		break;
-	case RP_CLOSE:
-		if (r == 0 || c->ret == 0)
-			rp_fdmap_clear(x->map, c->a[0]);
-		break;
-	case RP_EXECVE:
-	case RP_EXECVEAT:
-		if (c->ret == 0 && r == 0)
-			exec_effects(x);
-		break;
-	default:
-		break;
-	}
+	map_result(x, c, r);
 	return r;
 }

@@ -40,19 +40,27 @@ void rp_tree_free(struct rp_tree *tree)
 	memset(tree, 0, sizeof(*tree));
 }
 
+void *rp_grow(void *arr, size_t *cap, size_t nr, size_t size, size_t first)
+{
+	size_t n;
+
+	if (nr < *cap)
+		return arr;
+	n = *cap ? *cap * 2 : first;
+	arr = realloc(arr, n * size);
+	if (arr)
+		*cap = n;
+	return arr;
+}
+
 int rp_tree_add(struct rp_tree *tree, int parent, const char *name, mode_t mode)
 {
 	struct rp_node *n;
 
-	if (tree->nr == tree->cap) {
-		size_t cap = tree->cap ? tree->cap * 2 : 256;
-
-		n = realloc(tree->nodes, cap * sizeof(*n));
-		if (!n)
-			return -1;
-		tree->nodes = n;
-		tree->cap = cap;
-	}
+	n = rp_grow(tree->nodes, &tree->cap, tree->nr, sizeof(*n), 256);
+	if (!n)
+		return -1;
+	tree->nodes = n;
 	n = &tree->nodes[tree->nr];
 	memset(n, 0, sizeof(*n));
 	n->parent = parent;
@@ -146,17 +154,14 @@ void rp_tree_set_ino(struct rp_tree *tree, int node, unsigned long ino)
 
 void rp_tree_add_fd(struct rp_tree *tree, int fd)
 {
+	int *f;
+
 	if (rp_tree_has_fd(tree, fd))
 		return;
-	if (tree->nr_fds == tree->cap_fds) {
-		size_t cap = tree->cap_fds ? tree->cap_fds * 2 : 8;
-		int *f = realloc(tree->fds, cap * sizeof(*f));
-
-		if (!f)
-			return;
-		tree->fds = f;
-		tree->cap_fds = cap;
-	}
+	f = rp_grow(tree->fds, &tree->cap_fds, tree->nr_fds, sizeof(*f), 8);
+	if (!f)
+		return;
+	tree->fds = f;
 	tree->fds[tree->nr_fds++] = fd;
 }
 
