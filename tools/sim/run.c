@@ -317,6 +317,7 @@ int sim_run_workload(const struct sim_run_opts *o, const struct vfs_config *cfg,
 		out->host_s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	}
 	out->accesses = sim.accesses;
+	out->lines = sim.coh.used;
 	err = r.err;
 	if (!err)
 		results(&r, out);

@@ -74,6 +74,7 @@ struct sim_result {
 	double instrs_per_op, sb_stalls_per_op;
 	/* The simulator's own speed: accesses simulated, host seconds. */
 	uint64_t accesses;
+	uint64_t lines; /* distinct 64-byte lines the run touched */
 	double host_s;
 };
 
