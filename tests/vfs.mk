@@ -84,8 +84,12 @@ check_PROGRAMS += %D%/check_sim_coherence
 	$(AM_V_GEN)$(SIM_BLOCKS)
 check_DATA = %D%/check_sim_coherence.blocks
 CLEANFILES += %D%/check_sim_coherence.blocks
-TESTS += %D%/sim.sh %D%/sim_fstest.sh
-EXTRA_DIST += %D%/sim.sh %D%/sim_fstest.sh
+check_PROGRAMS += %D%/check_sim_profile
+%C%_check_sim_profile_SOURCES = %D%/check_sim_profile.c tools/sim/profile.c
+%C%_check_sim_profile_CFLAGS = $(WARN_CFLAGS) $(CHECK_CFLAGS)
+%C%_check_sim_profile_LDADD = $(CHECK_LIBS)
+TESTS += %D%/sim.sh %D%/sim_fstest.sh %D%/sim_calibrate.sh
+EXTRA_DIST += %D%/sim.sh %D%/sim_fstest.sh %D%/sim_calibrate.sh
 
 # The fstest suite under several variants: same answers.
 TESTS += %D%/fstest_variants.sh
