@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "tools/cmd.h"
+#include "tools/sys/names.h"
 #include "vfs/check.h"
 #include "vfs/vfs.h"
 
@@ -579,15 +580,6 @@ static const char *path_str(unsigned int code, char *buf, size_t len, bool prett
 	return buf;
 }
 
-static const struct {
-	int flag;
-	const char *name;
-} oflag_names[] = {
-	{ O_CREAT, "O_CREAT" },	    { O_EXCL, "O_EXCL" },	    { O_TRUNC, "O_TRUNC" },
-	{ O_APPEND, "O_APPEND" },   { O_DIRECTORY, "O_DIRECTORY" }, { O_NOFOLLOW, "O_NOFOLLOW" },
-	{ O_CLOEXEC, "O_CLOEXEC" }, { O_PATH, "O_PATH" },
-};
-
 static void oflags_str(int flags, char *buf, size_t len)
 {
 	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "3" };
@@ -597,19 +589,19 @@ static void oflags_str(int flags, char *buf, size_t len)
 		pos += snprintf(buf + pos, len - pos, ",O_TMPFILE");
 		flags &= ~O_TMPFILE;
 	}
-	for (size_t i = 0; i < sizeof(oflag_names) / sizeof(oflag_names[0]); i++)
-		if (flags & oflag_names[i].flag)
-			pos += snprintf(buf + pos, pos < len ? len - pos : 0, ",%s",
-					oflag_names[i].name);
+	flags &= ~O_ACCMODE;
+	if (flags && pos + 1 < len) {
+		buf[pos++] = ',';
+		sys_flags_format(buf + pos, len - pos, sys_open_flags, flags);
+	}
 }
 
 static const char *whence_str(int whence, char *buf, size_t len)
 {
-	static const char *const names[] = { "SEEK_SET", "SEEK_CUR", "SEEK_END", "SEEK_DATA",
-					     "SEEK_HOLE" };
+	const char *name = sys_name_of(sys_seek_whences, whence);
 
-	if (whence >= 0 && whence < 5)
-		return names[whence];
+	if (name)
+		return name;
 	snprintf(buf, len, "%d", whence);
 	return buf;
 }
@@ -760,7 +752,7 @@ static const char *ret_str(long ret, char *buf, size_t len)
 		snprintf(buf, len, "%ld", ret);
 		return buf;
 	}
-	n = strerrorname_np((int)-ret);
+	n = sys_errno_name((int)-ret);
 	if (n)
 		return n;
 	snprintf(buf, len, "errno %ld", -ret);
@@ -981,7 +973,7 @@ static int oracle(const struct torture *tt, const struct op *op, long ret, const
 				 ret_str(ret, e, sizeof(e)));
 			if (tt->fail_on_crash) {
 				fprintf(stderr, "vfslab torture: --fail-on %s:%s:crash\n", d->name,
-					strerrorname_np(err));
+					sys_errno_name(err));
 				abort();
 			}
 			if (tt->fail_on_hang)
@@ -1617,7 +1609,7 @@ static void print_stats(const struct run *r, double secs)
 			for (unsigned int k = 0; k < r->tt->ntasks; k++)
 				n += r->w[k].errnos[i][e];
 			if (n)
-				printf(" %s %lu", strerrorname_np(e), n);
+				printf(" %s %lu", sys_errno_name(e), n);
 		}
 		printf("\n");
 	}
@@ -2268,7 +2260,7 @@ static int parse_fail_on(struct torture *tt, const char *spec)
 		if (!strcmp(ops[i].name, buf))
 			tt->fail_on_op = i;
 	for (int e = 1; e < 134; e++)
-		if (strerrorname_np(e) && !strcmp(strerrorname_np(e), err))
+		if (sys_errno_name(e) && !strcmp(sys_errno_name(e), err))
 			tt->fail_on_errno = e;
 	return tt->fail_on_op < 0 || !tt->fail_on_errno ? -1 : 0;
 }

@@ -32,6 +32,8 @@
 
 #include <linux/close_range.h>
 
+#include "tools/sys/names.h"
+
 #define MAX_ARGS 8
 /* Bounds on what a script may ask for in one call or one token. */
 #define MAX_IO (1U << 20)
@@ -41,304 +43,28 @@
 #define CHILD_OUT_SIZE (4U << 20)
 #define CHILD_ERR_SIZE (64U << 10)
 
-/* The kernel's O_LARGEFILE, which F_GETFL reports even where glibc's is 0. */
-#if O_LARGEFILE != 0
-#define K_O_LARGEFILE O_LARGEFILE
-#elif defined(__x86_64__) || defined(__i386__) || defined(__riscv) || defined(__s390__) || \
-	defined(__loongarch__)
-#define K_O_LARGEFILE 0100000
-#elif defined(__aarch64__) || defined(__arm__)
-#define K_O_LARGEFILE 0400000
-#else
-#define K_O_LARGEFILE 0
-#endif
-
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* ---- name tables ---- */
+/* ---- names ---- */
 
-struct fname {
-	const char *name;
-	long long value;
-};
-
-/* pjdfstest's open flags first, then the Linux ones it lacks. */
-static const struct fname open_flags[] = {
-	{ "O_RDONLY", O_RDONLY },
-	{ "O_WRONLY", O_WRONLY },
-	{ "O_RDWR", O_RDWR },
-	{ "O_NONBLOCK", O_NONBLOCK },
-	{ "O_APPEND", O_APPEND },
-	{ "O_CREAT", O_CREAT },
-	{ "O_TRUNC", O_TRUNC },
-	{ "O_EXCL", O_EXCL },
-	{ "O_DIRECT", O_DIRECT },
-	{ "O_FSYNC", O_FSYNC },
-	{ "O_SYNC", O_SYNC },
-	{ "O_NOFOLLOW", O_NOFOLLOW },
-	{ "O_NOCTTY", O_NOCTTY },
-	{ "O_DIRECTORY", O_DIRECTORY },
-	/* vfslab extensions */
-	{ "O_NDELAY", O_NDELAY },
-	{ "O_DSYNC", O_DSYNC },
-	{ "O_ASYNC", O_ASYNC },
-	{ "O_CLOEXEC", O_CLOEXEC },
-	{ "O_NOATIME", O_NOATIME },
-	{ "O_PATH", O_PATH },
-	{ "O_TMPFILE", O_TMPFILE },
-	{ "O_LARGEFILE", K_O_LARGEFILE },
-	{ NULL, 0 },
-};
-
-static const struct fname unlinkat_flags[] = {
-	{ "AT_REMOVEDIR", AT_REMOVEDIR },
-	{ NULL, 0 },
-};
-
-static const struct fname linkat_flags[] = {
-	{ "AT_SYMLINK_FOLLOW", AT_SYMLINK_FOLLOW },
-	{ "AT_EMPTY_PATH", AT_EMPTY_PATH },
-	{ NULL, 0 },
-};
-
-/* fchmodat, fchownat, fstatat */
-static const struct fname nofollow_flags[] = {
-	{ "AT_SYMLINK_NOFOLLOW", AT_SYMLINK_NOFOLLOW },
-	{ "AT_EMPTY_PATH", AT_EMPTY_PATH },
-	{ NULL, 0 },
-};
-
-static const struct fname utimensat_flags[] = {
-	{ "AT_SYMLINK_NOFOLLOW", AT_SYMLINK_NOFOLLOW },
-	{ NULL, 0 },
-};
-
-static const struct fname access_modes[] = {
-	{ "F_OK", F_OK }, { "R_OK", R_OK }, { "W_OK", W_OK }, { "X_OK", X_OK }, { NULL, 0 },
-};
-
-static const struct fname faccessat_flags[] = {
-	{ "AT_EACCESS", AT_EACCESS },
-	{ "AT_SYMLINK_NOFOLLOW", AT_SYMLINK_NOFOLLOW },
-	{ "AT_EMPTY_PATH", AT_EMPTY_PATH },
-	{ NULL, 0 },
-};
-
-static const struct fname rename_flags[] = {
-	{ "RENAME_NOREPLACE", RENAME_NOREPLACE },
-	{ "RENAME_EXCHANGE", RENAME_EXCHANGE },
-	{ "RENAME_WHITEOUT", RENAME_WHITEOUT },
-	{ NULL, 0 },
-};
-
-static const struct fname close_range_flags[] = {
-	{ "CLOSE_RANGE_UNSHARE", CLOSE_RANGE_UNSHARE },
-	{ "CLOSE_RANGE_CLOEXEC", CLOSE_RANGE_CLOEXEC },
-	{ NULL, 0 },
-};
-
-static const struct fname dup3_flags[] = {
-	{ "O_CLOEXEC", O_CLOEXEC },
-	{ NULL, 0 },
-};
-
-static const struct fname fd_flags[] = {
-	{ "FD_CLOEXEC", FD_CLOEXEC },
-	{ NULL, 0 },
+/* Names an argument takes: those of @t, or only the ones @only lists. */
+struct names {
+	const struct sys_name *t;
+	const char *only; /* "A,B,C", or NULL for all */
 };
 
 /* mknod's type letter, as pjdfstest spells it ('s' is ours). */
-static const struct fname mknod_types[] = {
+static const struct sys_name mknod_types[] = {
 	{ "c", S_IFCHR }, { "b", S_IFBLK },  { "f", S_IFIFO }, { "d", S_IFDIR },
 	{ "o", S_IFREG }, { "s", S_IFSOCK }, { NULL, 0 },
 };
-
-static const struct fname pathconf_names[] = {
-	{ "_PC_LINK_MAX", _PC_LINK_MAX },
-	{ "_PC_NAME_MAX", _PC_NAME_MAX },
-	{ "_PC_PATH_MAX", _PC_PATH_MAX },
-	{ "_PC_SYMLINK_MAX", _PC_SYMLINK_MAX },
-	{ NULL, 0 },
-};
-
-static const struct fname utime_nsec[] = {
-	{ "UTIME_NOW", UTIME_NOW },
-	{ "UTIME_OMIT", UTIME_OMIT },
-	{ NULL, 0 },
-};
-
-static const struct fname whences[] = {
-	{ "SEEK_SET", SEEK_SET },   { "SEEK_CUR", SEEK_CUR },	{ "SEEK_END", SEEK_END },
-	{ "SEEK_DATA", SEEK_DATA }, { "SEEK_HOLE", SEEK_HOLE }, { NULL, 0 },
-};
-
-static const struct fname fcntl_cmds[] = {
-	{ "F_DUPFD", F_DUPFD },
-	{ "F_DUPFD_CLOEXEC", F_DUPFD_CLOEXEC },
-	{ "F_GETFD", F_GETFD },
-	{ "F_SETFD", F_SETFD },
-	{ "F_GETFL", F_GETFL },
-	{ "F_SETFL", F_SETFL },
-	{ NULL, 0 },
-};
-
-/*
- * Every Linux errno.  @pjd marks those pjdfstest's err2str() names on
- * Linux; it prints the others as decimal numbers, and so do we.
- */
-static const struct errname {
-	int err;
-	bool pjd;
-	const char *name;
-} errnames[] = {
-	{ EPERM, true, "EPERM" },
-	{ ENOENT, true, "ENOENT" },
-	{ ESRCH, true, "ESRCH" },
-	{ EINTR, true, "EINTR" },
-	{ EIO, true, "EIO" },
-	{ ENXIO, true, "ENXIO" },
-	{ E2BIG, true, "E2BIG" },
-	{ ENOEXEC, true, "ENOEXEC" },
-	{ EBADF, true, "EBADF" },
-	{ ECHILD, true, "ECHILD" },
-	{ EAGAIN, true, "EAGAIN" },
-	{ ENOMEM, true, "ENOMEM" },
-	{ EACCES, true, "EACCES" },
-	{ EFAULT, true, "EFAULT" },
-	{ ENOTBLK, true, "ENOTBLK" },
-	{ EBUSY, true, "EBUSY" },
-	{ EEXIST, true, "EEXIST" },
-	{ EXDEV, true, "EXDEV" },
-	{ ENODEV, true, "ENODEV" },
-	{ ENOTDIR, true, "ENOTDIR" },
-	{ EISDIR, true, "EISDIR" },
-	{ EINVAL, true, "EINVAL" },
-	{ ENFILE, true, "ENFILE" },
-	{ EMFILE, true, "EMFILE" },
-	{ ENOTTY, true, "ENOTTY" },
-	{ ETXTBSY, true, "ETXTBSY" },
-	{ EFBIG, true, "EFBIG" },
-	{ ENOSPC, true, "ENOSPC" },
-	{ ESPIPE, true, "ESPIPE" },
-	{ EROFS, true, "EROFS" },
-	{ EMLINK, true, "EMLINK" },
-	{ EPIPE, true, "EPIPE" },
-	{ EDOM, true, "EDOM" },
-	{ ERANGE, true, "ERANGE" },
-	{ EDEADLK, true, "EDEADLK" },
-	{ ENAMETOOLONG, true, "ENAMETOOLONG" },
-	{ ENOLCK, true, "ENOLCK" },
-	{ ENOSYS, true, "ENOSYS" },
-	{ ENOTEMPTY, true, "ENOTEMPTY" },
-	{ ELOOP, true, "ELOOP" },
-	{ ENOMSG, true, "ENOMSG" },
-	{ EIDRM, true, "EIDRM" },
-	{ ECHRNG, false, "ECHRNG" },
-	{ EL2NSYNC, false, "EL2NSYNC" },
-	{ EL3HLT, false, "EL3HLT" },
-	{ EL3RST, false, "EL3RST" },
-	{ ELNRNG, false, "ELNRNG" },
-	{ EUNATCH, false, "EUNATCH" },
-	{ ENOCSI, false, "ENOCSI" },
-	{ EL2HLT, false, "EL2HLT" },
-	{ EBADE, false, "EBADE" },
-	{ EBADR, false, "EBADR" },
-	{ EXFULL, false, "EXFULL" },
-	{ ENOANO, false, "ENOANO" },
-	{ EBADRQC, false, "EBADRQC" },
-	{ EBADSLT, false, "EBADSLT" },
-	{ EBFONT, false, "EBFONT" },
-	{ ENOSTR, false, "ENOSTR" },
-	{ ENODATA, false, "ENODATA" },
-	{ ETIME, false, "ETIME" },
-	{ ENOSR, false, "ENOSR" },
-	{ ENONET, false, "ENONET" },
-	{ ENOPKG, false, "ENOPKG" },
-	{ EREMOTE, true, "EREMOTE" },
-	{ ENOLINK, true, "ENOLINK" },
-	{ EADV, false, "EADV" },
-	{ ESRMNT, false, "ESRMNT" },
-	{ ECOMM, false, "ECOMM" },
-	{ EPROTO, true, "EPROTO" },
-	{ EMULTIHOP, true, "EMULTIHOP" },
-	{ EDOTDOT, false, "EDOTDOT" },
-	{ EBADMSG, true, "EBADMSG" },
-	{ EOVERFLOW, true, "EOVERFLOW" },
-	{ ENOTUNIQ, false, "ENOTUNIQ" },
-	{ EBADFD, false, "EBADFD" },
-	{ EREMCHG, false, "EREMCHG" },
-	{ ELIBACC, false, "ELIBACC" },
-	{ ELIBBAD, false, "ELIBBAD" },
-	{ ELIBSCN, false, "ELIBSCN" },
-	{ ELIBMAX, false, "ELIBMAX" },
-	{ ELIBEXEC, false, "ELIBEXEC" },
-	{ EILSEQ, true, "EILSEQ" },
-	{ ERESTART, false, "ERESTART" },
-	{ ESTRPIPE, false, "ESTRPIPE" },
-	{ EUSERS, true, "EUSERS" },
-	{ ENOTSOCK, true, "ENOTSOCK" },
-	{ EDESTADDRREQ, true, "EDESTADDRREQ" },
-	{ EMSGSIZE, true, "EMSGSIZE" },
-	{ EPROTOTYPE, true, "EPROTOTYPE" },
-	{ ENOPROTOOPT, true, "ENOPROTOOPT" },
-	{ EPROTONOSUPPORT, true, "EPROTONOSUPPORT" },
-	{ ESOCKTNOSUPPORT, true, "ESOCKTNOSUPPORT" },
-	{ EOPNOTSUPP, true, "EOPNOTSUPP" },
-	{ EPFNOSUPPORT, true, "EPFNOSUPPORT" },
-	{ EAFNOSUPPORT, true, "EAFNOSUPPORT" },
-	{ EADDRINUSE, true, "EADDRINUSE" },
-	{ EADDRNOTAVAIL, true, "EADDRNOTAVAIL" },
-	{ ENETDOWN, true, "ENETDOWN" },
-	{ ENETUNREACH, true, "ENETUNREACH" },
-	{ ENETRESET, true, "ENETRESET" },
-	{ ECONNABORTED, true, "ECONNABORTED" },
-	{ ECONNRESET, true, "ECONNRESET" },
-	{ ENOBUFS, true, "ENOBUFS" },
-	{ EISCONN, true, "EISCONN" },
-	{ ENOTCONN, true, "ENOTCONN" },
-	{ ESHUTDOWN, true, "ESHUTDOWN" },
-	{ ETOOMANYREFS, true, "ETOOMANYREFS" },
-	{ ETIMEDOUT, true, "ETIMEDOUT" },
-	{ ECONNREFUSED, true, "ECONNREFUSED" },
-	{ EHOSTDOWN, true, "EHOSTDOWN" },
-	{ EHOSTUNREACH, true, "EHOSTUNREACH" },
-	{ EALREADY, true, "EALREADY" },
-	{ EINPROGRESS, true, "EINPROGRESS" },
-	{ ESTALE, true, "ESTALE" },
-	{ EUCLEAN, false, "EUCLEAN" },
-	{ ENOTNAM, false, "ENOTNAM" },
-	{ ENAVAIL, false, "ENAVAIL" },
-	{ EISNAM, false, "EISNAM" },
-	{ EREMOTEIO, false, "EREMOTEIO" },
-	{ EDQUOT, true, "EDQUOT" },
-	{ ENOMEDIUM, false, "ENOMEDIUM" },
-	{ EMEDIUMTYPE, false, "EMEDIUMTYPE" },
-	{ ECANCELED, true, "ECANCELED" },
-	{ ENOKEY, false, "ENOKEY" },
-	{ EKEYEXPIRED, false, "EKEYEXPIRED" },
-	{ EKEYREVOKED, false, "EKEYREVOKED" },
-	{ EKEYREJECTED, false, "EKEYREJECTED" },
-	{ EOWNERDEAD, false, "EOWNERDEAD" },
-	{ ENOTRECOVERABLE, false, "ENOTRECOVERABLE" },
-	{ ERFKILL, false, "ERFKILL" },
-	{ EHWPOISON, false, "EHWPOISON" },
-};
-
-const char *fstest_errno_name(int err)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(errnames); i++)
-		if (errnames[i].err == err)
-			return errnames[i].name;
-	return NULL;
-}
 
 const char *fstest_strerror(int err)
 {
 	static char num[16];
 
-	for (size_t i = 0; i < ARRAY_SIZE(errnames); i++)
-		if (errnames[i].err == err && errnames[i].pjd)
-			return errnames[i].name;
+	if (sys_errno_pjdfstest(err))
+		return sys_errno_name(err);
 	snprintf(num, sizeof(num), "%d", err);
 	return num;
 }
@@ -384,19 +110,32 @@ static bool parse_ll(const char *s, int base, long long *v)
 	return true;
 }
 
-static const struct fname *find_name(const struct fname *t, const char *s)
+/* Is @s one of the comma-separated words of @list? */
+static bool listed(const char *list, const char *s)
 {
-	for (; t->name; t++)
-		if (strcmp(t->name, s) == 0)
-			return t;
-	return NULL;
+	size_t n = strlen(s);
+
+	for (const char *p = list;; p++) {
+		if (strncmp(p, s, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return true;
+		p = strchr(p, ',');
+		if (!p)
+			return false;
+	}
+}
+
+static const struct sys_name *find_name(const struct names *t, const char *s)
+{
+	const struct sys_name *f = t->t ? sys_name_find(t->t, s) : NULL;
+
+	return f && (!t->only || listed(t->only, s)) ? f : NULL;
 }
 
 /*
  * pjdfstest's str2flags(): names joined by ',' or '|', "none" or "0" for
  * none.  Numbers are accepted too, so scripts can pass unknown bits.
  */
-static bool parse_flags(const struct fname *t, const char *s, long long *v, struct diag *d)
+static bool parse_flags(const struct names *t, const char *s, long long *v, struct diag *d)
 {
 	char *copy, *tok, *save;
 	long long flags = 0, n;
@@ -412,7 +151,7 @@ static bool parse_flags(const struct fname *t, const char *s, long long *v, stru
 		return false;
 	}
 	for (tok = strtok_r(copy, ",|", &save); tok; tok = strtok_r(NULL, ",|", &save)) {
-		const struct fname *f = find_name(t, tok);
+		const struct sys_name *f = find_name(t, tok);
 
 		if (f) {
 			flags |= f->value;
@@ -448,57 +187,29 @@ static void put_escaped(FILE *out, const char *s, size_t len)
 }
 
 /* Names of the set bits of @v from @t, leftover bits in octal, or "0". */
-static void put_flags(FILE *out, const struct fname *t, long long v)
+static void put_flags(FILE *out, const struct sys_name *t, long long v)
 {
-	const char *sep = "";
+	char buf[512];
 
-	for (; t->name && v; t++) {
-		if (t->value && (v & t->value) == t->value) {
-			fprintf(out, "%s%s", sep, t->name);
-			v &= ~t->value;
-			sep = ",";
-		}
-	}
-	if (v)
-		fprintf(out, "%s0%llo", sep, (unsigned long long)v);
-	else if (!*sep)
-		fputc('0', out);
+	sys_flags_format(buf, sizeof(buf), t, v);
+	fputs(buf, out);
 }
 
 /* F_GETFL's answer: access mode first, then the status flags. */
 static void put_open_flags(FILE *out, long long v)
 {
-	static const struct fname status[] = {
-		{ "O_APPEND", O_APPEND },
-		{ "O_NONBLOCK", O_NONBLOCK },
-		{ "O_SYNC", O_SYNC },
-		{ "O_DSYNC", O_DSYNC },
-		{ "O_ASYNC", O_ASYNC },
-		{ "O_DIRECT", O_DIRECT },
-		{ "O_LARGEFILE", K_O_LARGEFILE },
-		{ "O_DIRECTORY", O_DIRECTORY },
-		{ "O_NOFOLLOW", O_NOFOLLOW },
-		{ "O_NOATIME", O_NOATIME },
-		{ "O_CLOEXEC", O_CLOEXEC },
-		{ "O_PATH", O_PATH },
-		{ "O_CREAT", O_CREAT },
-		{ "O_EXCL", O_EXCL },
-		{ "O_NOCTTY", O_NOCTTY },
-		{ "O_TRUNC", O_TRUNC },
-		{ NULL, 0 },
-	};
 	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
 	long long rest = v & ~(long long)O_ACCMODE;
 
 	/* An O_PATH descriptor has no access mode to speak of. */
 	if ((v & O_PATH) && !(v & O_ACCMODE)) {
-		put_flags(out, status, rest);
+		put_flags(out, sys_open_flags, rest);
 		return;
 	}
 	fputs(acc[v & O_ACCMODE], out);
 	if (rest) {
 		fputc(',', out);
-		put_flags(out, status, rest);
+		put_flags(out, sys_open_flags, rest);
 	}
 }
 
@@ -616,9 +327,9 @@ struct cmd {
 	const char *args;
 	long (*run)(struct run *r, const struct call *c);
 	unsigned int flags;
-	const struct fname *flags1;
-	const struct fname *flags2;
-	const struct fname *names;
+	struct names flags1;
+	struct names flags2;
+	struct names names;
 	/* Backend members, any of which serves, for up to two needs. */
 	uint64_t need[2];
 	/* Checks across arguments; @tail is the CMD_TAIL word or NULL. */
@@ -1204,7 +915,7 @@ static long run_fcntl(struct run *r, const struct call *c)
 		return res;
 	switch (cmd) {
 	case F_GETFD:
-		put_flags(r->out, fd_flags, res);
+		put_flags(r->out, sys_fd_flags, res);
 		fputc('\n', r->out);
 		break;
 	case F_GETFL:
@@ -1433,20 +1144,23 @@ static bool check_open(struct call *c, const struct tok *tail, struct diag *d);
 static bool check_fcntl(struct call *c, const struct tok *tail, struct diag *d);
 
 #define AT(m) B(m##at)
+/* The commands vfslab's fcntl implements. */
+#define FCNTL_CMDS "F_DUPFD,F_DUPFD_CLOEXEC,F_GETFD,F_SETFD,F_GETFL,F_SETFL"
+
 static const struct cmd cmds[] = {
 	/* pjdfstest */
 	{ .name = "open",
 	  .args = "pfn?",
 	  .run = run_open,
 	  .flags = CMD_ADDS_FD,
-	  .flags1 = open_flags,
+	  .flags1 = { sys_open_flags },
 	  .need = { B(open) | B(openat) },
 	  .check = check_open },
 	{ .name = "openat",
 	  .args = "dpfn?",
 	  .run = run_openat,
 	  .flags = CMD_ADDS_FD,
-	  .flags1 = open_flags,
+	  .flags1 = { sys_open_flags },
 	  .need = { B(openat) },
 	  .check = check_open },
 	{ .name = "create",
@@ -1457,7 +1171,7 @@ static const struct cmd cmds[] = {
 	{ .name = "unlinkat",
 	  .args = "dpf",
 	  .run = run_unlinkat,
-	  .flags1 = unlinkat_flags,
+	  .flags1 = { sys_at_flags, "AT_REMOVEDIR" },
 	  .need = { B(unlinkat) } },
 	{ .name = "mkdir", .args = "pn", .run = run_mkdir, .need = { B(mkdir) | AT(mkdir) } },
 	{ .name = "mkdirat", .args = "dpn", .run = run_mkdirat, .need = { AT(mkdir) } },
@@ -1466,7 +1180,7 @@ static const struct cmd cmds[] = {
 	{ .name = "linkat",
 	  .args = "dpdpf",
 	  .run = run_linkat,
-	  .flags1 = linkat_flags,
+	  .flags1 = { sys_at_flags, "AT_SYMLINK_FOLLOW,AT_EMPTY_PATH" },
 	  .need = { AT(link) } },
 	{ .name = "symlink",
 	  .args = "pp",
@@ -1486,12 +1200,12 @@ static const struct cmd cmds[] = {
 	{ .name = "mknod",
 	  .args = "pknnn",
 	  .run = run_mknod,
-	  .names = mknod_types,
+	  .names = { mknod_types },
 	  .need = { B(mknod) | AT(mknod) } },
 	{ .name = "mknodat",
 	  .args = "dpknnn",
 	  .run = run_mknodat,
-	  .names = mknod_types,
+	  .names = { mknod_types },
 	  .need = { AT(mknod) } },
 	{ .name = "bind", .args = "s", .run = run_bind, .need = { B(bind) } },
 	{ .name = "connect", .args = "s", .run = run_connect, .need = { B(connect) } },
@@ -1501,7 +1215,7 @@ static const struct cmd cmds[] = {
 	{ .name = "fchmodat",
 	  .args = "dpnf",
 	  .run = run_fchmodat,
-	  .flags1 = nofollow_flags,
+	  .flags1 = { sys_at_flags, "AT_SYMLINK_NOFOLLOW,AT_EMPTY_PATH" },
 	  .need = { B(fchmodat) } },
 	{ .name = "chown", .args = "pnn", .run = run_chown, .need = { B(chown) | B(fchownat) } },
 	{ .name = "fchown", .args = "dnn", .run = run_fchown, .need = { B(fchown) } },
@@ -1509,7 +1223,7 @@ static const struct cmd cmds[] = {
 	{ .name = "fchownat",
 	  .args = "dpnnf",
 	  .run = run_fchownat,
-	  .flags1 = nofollow_flags,
+	  .flags1 = { sys_at_flags, "AT_SYMLINK_NOFOLLOW,AT_EMPTY_PATH" },
 	  .need = { B(fchownat) } },
 	{ .name = "truncate", .args = "pn", .run = run_truncate, .need = { B(truncate) } },
 	{ .name = "ftruncate", .args = "dn", .run = run_ftruncate, .need = { B(ftruncate) } },
@@ -1523,60 +1237,64 @@ static const struct cmd cmds[] = {
 	{ .name = "fstatat",
 	  .args = "dpfs",
 	  .run = run_fstatat,
-	  .flags1 = nofollow_flags,
+	  .flags1 = { sys_at_flags, "AT_SYMLINK_NOFOLLOW,AT_EMPTY_PATH" },
 	  .need = { B(fstatat) } },
 	{ .name = "pathconf",
 	  .args = "pk",
 	  .run = run_pathconf,
-	  .names = pathconf_names,
+	  .names = { sys_pathconf_names },
 	  .need = { B(pathconf) } },
 	{ .name = "fpathconf",
 	  .args = "dk",
 	  .run = run_fpathconf,
-	  .names = pathconf_names,
+	  .names = { sys_pathconf_names },
 	  .need = { B(fpathconf) } },
 	{ .name = "write", .args = "ds", .run = run_write, .need = { B(write) } },
 	{ .name = "utimensat",
 	  .args = "dpntntf",
 	  .run = run_utimensat,
-	  .flags1 = utimensat_flags,
+	  .flags1 = { sys_at_flags, "AT_SYMLINK_NOFOLLOW" },
 	  .need = { B(utimensat) } },
 	/* vfslab extensions */
 	{ .name = "close", .args = "d", .run = run_close, .need = { B(close) } },
 	{ .name = "close_range",
 	  .args = "nnf",
 	  .run = run_close_range,
-	  .flags1 = close_range_flags,
+	  .flags1 = { sys_close_range_flags },
 	  .need = { B(close_range) } },
 	{ .name = "read", .args = "dz", .run = run_read, .need = { B(read) } },
 	{ .name = "pread", .args = "dzn", .run = run_pread, .need = { B(pread) } },
 	{ .name = "pwrite", .args = "dsn", .run = run_pwrite, .need = { B(pwrite) } },
-	{ .name = "lseek", .args = "dne", .run = run_lseek, .names = whences, .need = { B(lseek) } },
+	{ .name = "lseek",
+	  .args = "dne",
+	  .run = run_lseek,
+	  .names = { sys_seek_whences },
+	  .need = { B(lseek) } },
 	{ .name = "dup", .args = "d", .run = run_dup, .flags = CMD_ADDS_FD, .need = { B(dup) } },
 	{ .name = "dup2", .args = "dn", .run = run_dup2, .flags = CMD_ADDS_FD, .need = { B(dup2) } },
 	{ .name = "dup3",
 	  .args = "dnf",
 	  .run = run_dup3,
 	  .flags = CMD_ADDS_FD,
-	  .flags1 = dup3_flags,
+	  .flags1 = { sys_open_flags, "O_CLOEXEC" },
 	  .need = { B(dup3) } },
 	{ .name = "fcntl",
 	  .args = "de",
 	  .run = run_fcntl,
 	  .flags = CMD_TAIL,
-	  .names = fcntl_cmds,
+	  .names = { sys_fcntl_cmds, FCNTL_CMDS },
 	  .need = { B(fcntl) },
 	  .check = check_fcntl },
 	{ .name = "access",
 	  .args = "pf",
 	  .run = run_access,
-	  .flags1 = access_modes,
+	  .flags1 = { sys_access_modes },
 	  .need = { B(access) | B(faccessat) } },
 	{ .name = "faccessat",
 	  .args = "dpfg",
 	  .run = run_faccessat,
-	  .flags1 = access_modes,
-	  .flags2 = faccessat_flags,
+	  .flags1 = { sys_access_modes },
+	  .flags2 = { sys_at_flags, "AT_EACCESS,AT_SYMLINK_NOFOLLOW,AT_EMPTY_PATH" },
 	  .need = { B(faccessat) } },
 	{ .name = "readlink",
 	  .args = "pz?",
@@ -1586,7 +1304,7 @@ static const struct cmd cmds[] = {
 	{ .name = "renameat2",
 	  .args = "dpdpf",
 	  .run = run_renameat2,
-	  .flags1 = rename_flags,
+	  .flags1 = { sys_rename_flags },
 	  .need = { B(renameat2) } },
 	{ .name = "getcwd", .args = "z?", .run = run_getcwd, .need = { B(getcwd) } },
 	{ .name = "chdir", .args = "p", .run = run_chdir, .need = { B(chdir) } },
@@ -1983,7 +1701,8 @@ static bool parse_fd(const struct tok *t, struct arg *a, int nfds, struct diag *
 static bool parse_arg(const struct cmd *cmd, char type, const struct tok *t, struct arg *a,
 		      int nfds, struct diag *d)
 {
-	const struct fname *f;
+	static const struct names utime = { sys_utime_nsec };
+	const struct sys_name *f;
 
 	a->present = true;
 	a->s = t->s;
@@ -2010,12 +1729,12 @@ static bool parse_arg(const struct cmd *cmd, char type, const struct tok *t, str
 	case 'd':
 		return parse_fd(t, a, nfds, d);
 	case 'f':
-		return parse_flags(cmd->flags1, t->s, &a->n, d);
+		return parse_flags(&cmd->flags1, t->s, &a->n, d);
 	case 'g':
-		return parse_flags(cmd->flags2, t->s, &a->n, d);
+		return parse_flags(&cmd->flags2, t->s, &a->n, d);
 	case 'e':
 	case 'k':
-		f = find_name(cmd->names, t->s);
+		f = find_name(&cmd->names, t->s);
 		if (f) {
 			a->n = f->value;
 			return true;
@@ -2025,7 +1744,7 @@ static bool parse_arg(const struct cmd *cmd, char type, const struct tok *t, str
 		set_diag(d, "unknown name '%s'", t->s);
 		return false;
 	case 't':
-		f = find_name(utime_nsec, t->s);
+		f = find_name(&utime, t->s);
 		if (f) {
 			a->n = f->value;
 			return true;
@@ -2060,6 +1779,7 @@ static bool check_open(struct call *c, const struct tok *tail, struct diag *d)
 /* fcntl's third word: open flags, FD_CLOEXEC or a number, per command. */
 static bool check_fcntl(struct call *c, const struct tok *tail, struct diag *d)
 {
+	static const struct names open_flags = { sys_open_flags }, fd_flags = { sys_fd_flags };
 	long long cmd = c->a[1].n;
 	struct arg *a = &c->a[2];
 	struct diag sub;
@@ -2070,9 +1790,9 @@ static bool check_fcntl(struct call *c, const struct tok *tail, struct diag *d)
 		return true;
 	a->present = true;
 	if (cmd == F_SETFL) {
-		ok = parse_flags(open_flags, tail->s, &a->n, &sub);
+		ok = parse_flags(&open_flags, tail->s, &a->n, &sub);
 	} else if (cmd == F_SETFD) {
-		ok = parse_flags(fd_flags, tail->s, &a->n, &sub);
+		ok = parse_flags(&fd_flags, tail->s, &a->n, &sub);
 	} else {
 		ok = parse_ll(tail->s, 0, &a->n);
 		set_diag(&sub, "number expected, got '%s'", tail->s);

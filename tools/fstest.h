@@ -237,9 +237,6 @@ int fstest_run_argv(const struct fstest_backend *be, void *ctx, int argc, char *
  */
 const char *fstest_strerror(int err);
 
-/* The symbolic name of any Linux errno ("ENODATA"), or NULL. */
-const char *fstest_errno_name(int err);
-
 /* The host backend (tools/fstest_host.c): real syscalls, fork per line. */
 struct fstest_host {
 	/*

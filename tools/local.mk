@@ -28,6 +28,8 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/fstest_vfs.c \
 	%D%/fstest_vfs.h \
 	%D%/scenarios.c \
+	%D%/sys/names.c \
+	%D%/sys/names.h \
 	%D%/scenarios.h \
 	%D%/vfslab.c \
 	%D%/workloads/workloads.def \
