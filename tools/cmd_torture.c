@@ -43,6 +43,7 @@
 
 #include "tools/cmd.h"
 #include "tools/sys/names.h"
+#include "tools/sys/sys.h"
 #include "vfs/check.h"
 #include "vfs/vfs.h"
 
@@ -1135,29 +1136,30 @@ static int post_checks(struct task *t, const struct op *op, long ret, char *msg,
  * rm -rf path with the task's own syscalls, not following symlinks; other
  * threads may create in it meanwhile. Returns 0 or the first error.
  */
-static long rmtree(struct task *t, char *path, size_t cap, int depth)
+static long rmtree(struct sys_vfs *t, char *path, size_t cap, int depth)
 {
 	size_t len = strlen(path);
+	const struct sys_ops *vfs = &sys_ops_vfslab;
 	long fd, n, ret = 0, r;
 	struct stat st;
 	char *buf;
 
-	r = sys_lstat(t, path, &st);
+	r = vfs->lstat(t, path, &st);
 	if (r)
 		return r;
 	if (!S_ISDIR(st.st_mode))
-		return sys_unlink(t, path);
+		return vfs->unlink(t, path);
 	if (depth >= RMTREE_DEPTH)
 		return -ELOOP;
-	fd = sys_open(t, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
+	fd = vfs->open(t, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
 	if (fd < 0)
 		return fd;
 	buf = malloc(2048);
 	if (!buf) {
-		sys_close(t, (int)fd);
+		vfs->close(t, (int)fd);
 		return -ENOMEM;
 	}
-	while ((n = sys_getdents64(t, (int)fd, buf, 2048)) > 0) {
+	while ((n = vfs->getdents64(t, (int)fd, buf, 2048)) > 0) {
 		for (long off = 0; off < n;) {
 			const struct linux_dirent64 *d = (const void *)(buf + off);
 			size_t nl = strlen(d->d_name);
@@ -1180,8 +1182,8 @@ static long rmtree(struct task *t, char *path, size_t cap, int depth)
 	free(buf);
 	if (n < 0 && !ret)
 		ret = n;
-	sys_close(t, (int)fd);
-	r = sys_rmdir(t, path);
+	vfs->close(t, (int)fd);
+	r = vfs->rmdir(t, path);
 	return ret ? ret : r;
 }
 
@@ -1191,8 +1193,10 @@ static long rmtree(struct task *t, char *path, size_t cap, int depth)
  */
 static int exec_op(struct run *r, const struct op *op, long index, long *retp, int *slotp)
 {
+	const struct sys_ops *vfs = &sys_ops_vfslab;
 	struct worker *w = &r->w[op->thread];
 	char p1[PATH_BUF], p2[PATH_BUF], msg[1024], e[32];
+	struct sys_vfs sv = { 0 };
 	struct stat st;
 	struct task *t;
 	long ret = 0;
@@ -1218,8 +1222,9 @@ static int exec_op(struct run *r, const struct op *op, long index, long *retp, i
 			       ops[op->kind].name);
 			return -1;
 		}
+		sv.task = t;
 		if (op->kind == OP_INIT)
-			sys_umask(t, 0);
+			vfs->umask(&sv, 0);
 		if (op->mode)
 			task_set_creds(t, op->mode, op->mode, op->mode, op->mode, NULL, 0);
 		w->slot[0] = t;
@@ -1232,105 +1237,106 @@ static int exec_op(struct run *r, const struct op *op, long index, long *retp, i
 		return 0;
 	*slotp = s;
 	t = w->slot[s];
+	sv.task = t;
 	path_str(op->p1, p1, sizeof(p1), false);
 	path_str(op->p2, p2, sizeof(p2), false);
 	switch (op->kind) {
 	case OP_OPEN:
-		ret = sys_open(t, p1, op->flags, op->mode);
+		ret = vfs->open(&sv, p1, op->flags, op->mode);
 		break;
 	case OP_OPENAT:
-		ret = sys_openat(t, op->fd, p1, op->flags, op->mode);
+		ret = vfs->openat(&sv, op->fd, p1, op->flags, op->mode);
 		break;
 	case OP_CLOSE:
-		ret = sys_close(t, op->fd);
+		ret = vfs->close(&sv, op->fd);
 		break;
 	case OP_DUP:
-		ret = sys_dup(t, op->fd);
+		ret = vfs->dup(&sv, op->fd);
 		break;
 	case OP_DUP2:
-		ret = sys_dup2(t, op->fd, op->fd2);
+		ret = vfs->dup2(&sv, op->fd, op->fd2);
 		break;
 	case OP_STAT:
-		ret = sys_stat(t, p1, &st);
+		ret = vfs->stat(&sv, p1, &st);
 		break;
 	case OP_LSTAT:
-		ret = sys_lstat(t, p1, &st);
+		ret = vfs->lstat(&sv, p1, &st);
 		break;
 	case OP_FSTAT:
-		ret = sys_fstat(t, op->fd, &st);
+		ret = vfs->fstat(&sv, op->fd, &st);
 		break;
 	case OP_READ:
-		ret = sys_read(t, op->fd, w->buf, op->count);
+		ret = vfs->read(&sv, op->fd, w->buf, op->count);
 		break;
 	case OP_PREAD:
-		ret = sys_pread64(t, op->fd, w->buf, op->count, op->off);
+		ret = vfs->pread64(&sv, op->fd, w->buf, op->count, op->off);
 		break;
 	case OP_WRITE:
 	case OP_PWRITE:
 		memset(w->buf, 'x', op->count);
-		ret = op->kind == OP_WRITE ? sys_write(t, op->fd, w->buf, op->count) :
-					     sys_pwrite64(t, op->fd, w->buf, op->count, op->off);
+		ret = op->kind == OP_WRITE ? vfs->write(&sv, op->fd, w->buf, op->count) :
+					     vfs->pwrite64(&sv, op->fd, w->buf, op->count, op->off);
 		break;
 	case OP_LSEEK:
-		ret = sys_lseek(t, op->fd, op->off, op->flags);
+		ret = vfs->lseek(&sv, op->fd, op->off, op->flags);
 		break;
 	case OP_RENAME:
-		ret = sys_rename(t, p1, p2);
+		ret = vfs->rename(&sv, p1, p2);
 		break;
 	case OP_EXCHANGE:
-		ret = sys_renameat2(t, AT_FDCWD, p1, AT_FDCWD, p2, RENAME_EXCHANGE);
+		ret = vfs->renameat2(&sv, AT_FDCWD, p1, AT_FDCWD, p2, RENAME_EXCHANGE);
 		break;
 	case OP_NOREPLACE:
-		ret = sys_renameat2(t, AT_FDCWD, p1, AT_FDCWD, p2, RENAME_NOREPLACE);
+		ret = vfs->renameat2(&sv, AT_FDCWD, p1, AT_FDCWD, p2, RENAME_NOREPLACE);
 		break;
 	case OP_WHITEOUT:
-		ret = sys_renameat2(t, AT_FDCWD, p1, AT_FDCWD, p2, RENAME_WHITEOUT);
+		ret = vfs->renameat2(&sv, AT_FDCWD, p1, AT_FDCWD, p2, RENAME_WHITEOUT);
 		break;
 	case OP_UNLINK:
-		ret = sys_unlink(t, p1);
+		ret = vfs->unlink(&sv, p1);
 		break;
 	case OP_MKDIR:
-		ret = sys_mkdir(t, p1, op->mode);
+		ret = vfs->mkdir(&sv, p1, op->mode);
 		break;
 	case OP_RMDIR:
-		ret = sys_rmdir(t, p1);
+		ret = vfs->rmdir(&sv, p1);
 		break;
 	case OP_LINK:
-		ret = sys_link(t, p1, p2);
+		ret = vfs->link(&sv, p1, p2);
 		break;
 	case OP_SYMLINK:
-		ret = sys_symlink(t, p1, p2);
+		ret = vfs->symlink(&sv, p1, p2);
 		break;
 	case OP_READLINK:
-		ret = sys_readlink(t, p1, w->buf, op->count);
+		ret = vfs->readlink(&sv, p1, w->buf, op->count);
 		break;
 	case OP_CHMOD:
-		ret = sys_chmod(t, p1, op->mode);
+		ret = vfs->chmod(&sv, p1, op->mode);
 		break;
 	case OP_FTRUNCATE:
-		ret = sys_ftruncate(t, op->fd, op->off);
+		ret = vfs->ftruncate(&sv, op->fd, op->off);
 		break;
 	case OP_GETDENTS:
-		ret = sys_getdents64(t, op->fd, w->buf, op->count);
+		ret = vfs->getdents64(&sv, op->fd, w->buf, op->count);
 		break;
 	case OP_CLOSE_RANGE:
-		ret = sys_close_range(t, (unsigned int)op->fd, (unsigned int)op->fd2,
-				      (unsigned int)op->flags);
+		ret = vfs->close_range(&sv, (unsigned int)op->fd, (unsigned int)op->fd2,
+				       (unsigned int)op->flags);
 		break;
 	case OP_CHDIR:
-		ret = sys_chdir(t, p1);
+		ret = vfs->chdir(&sv, p1);
 		break;
 	case OP_FCHDIR:
-		ret = sys_fchdir(t, op->fd);
+		ret = vfs->fchdir(&sv, op->fd);
 		break;
 	case OP_LINKAT_FD:
-		ret = sys_linkat(t, op->fd, "", AT_FDCWD, p2, AT_EMPTY_PATH);
+		ret = vfs->linkat(&sv, op->fd, "", AT_FDCWD, p2, AT_EMPTY_PATH);
 		break;
 	case OP_RMTREE: {
 		char path[4096];
 
 		snprintf(path, sizeof(path), "%s", p1);
-		ret = rmtree(t, path, sizeof(path), 0);
+		ret = rmtree(&sv, path, sizeof(path), 0);
 		break;
 	}
 	case OP_FORK: {

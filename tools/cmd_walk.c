@@ -252,7 +252,7 @@ int cmd_walk(int argc, char **argv)
 	}
 	printf("walk \"%s\" as uid %lu gid %lu (%s)\n", argv[optind], uid, gid,
 	       follow ? "stat: a trailing symlink is followed" : "lstat: not followed");
-	err = cli_walk_trace(vfs, fv.cur, argv[optind], follow, tr.steps);
+	err = cli_walk_trace(vfs, fstest_vfs_task(&fv), argv[optind], follow, tr.steps);
 	fstest_vfs_backend.end(&fv);
 	if (null)
 		fclose(null);

@@ -33,6 +33,7 @@
 #include <linux/close_range.h>
 
 #include "tools/sys/names.h"
+#include "tools/sys/sys.h"
 
 #define MAX_ARGS 8
 /* Bounds on what a script may ask for in one call or one token. */
@@ -330,8 +331,8 @@ struct cmd {
 	struct names flags1;
 	struct names flags2;
 	struct names names;
-	/* Backend members, any of which serves, for up to two needs. */
-	uint64_t need[2];
+	/* The call it makes that a backend may lack, as SYS_NR_<call> + 1. */
+	unsigned int need;
 	/* Checks across arguments; @tail is the CMD_TAIL word or NULL. */
 	bool (*check)(struct call *c, const struct tok *tail, struct diag *d);
 };
@@ -351,190 +352,12 @@ struct line {
 };
 
 struct run {
-	const struct fstest_backend *be;
-	void *ctx;
+	const struct sys_ops *sys;
+	void *sc; /* the sys_ops' ctx */
 	FILE *out;
 	int *fds;
 	int nfds;
 };
-
-/* ---- backend members, for the support check ---- */
-
-#define FSTEST_OPS(X)  \
-	X(open)        \
-	X(openat)      \
-	X(unlink)      \
-	X(unlinkat)    \
-	X(mkdir)       \
-	X(mkdirat)     \
-	X(rmdir)       \
-	X(link)        \
-	X(linkat)      \
-	X(symlink)     \
-	X(symlinkat)   \
-	X(rename)      \
-	X(renameat)    \
-	X(renameat2)   \
-	X(mknod)       \
-	X(mknodat)     \
-	X(bind)        \
-	X(connect)     \
-	X(chmod)       \
-	X(fchmod)      \
-	X(fchmodat)    \
-	X(chown)       \
-	X(fchown)      \
-	X(lchown)      \
-	X(fchownat)    \
-	X(truncate)    \
-	X(ftruncate)   \
-	X(fallocate)   \
-	X(stat)        \
-	X(fstat)       \
-	X(lstat)       \
-	X(fstatat)     \
-	X(pathconf)    \
-	X(fpathconf)   \
-	X(write)       \
-	X(utimensat)   \
-	X(close)       \
-	X(close_range) \
-	X(read)        \
-	X(pread)       \
-	X(pwrite)      \
-	X(lseek)       \
-	X(dup)         \
-	X(dup2)        \
-	X(dup3)        \
-	X(fcntl)       \
-	X(access)      \
-	X(faccessat)   \
-	X(readlink)    \
-	X(readlinkat)  \
-	X(getcwd)      \
-	X(chdir)       \
-	X(fchdir)      \
-	X(umask)       \
-	X(getdents64)
-
-#define X(m) OP_##m,
-enum op { FSTEST_OPS(X) NR_OPS };
-#undef X
-
-_Static_assert(NR_OPS <= 64, "one bit per backend member");
-
-#define B(m) (UINT64_C(1) << OP_##m)
-
-/* The members @be has, one bit each. */
-static uint64_t be_ops(const struct fstest_backend *be)
-{
-	uint64_t ops = 0;
-
-#define X(m) ops |= be->m ? B(m) : 0;
-	FSTEST_OPS(X)
-#undef X
-	return ops;
-}
-
-/*
- * Calls into the backend, falling back to the *at member with AT_FDCWD
- * where Linux implements both the same way.  The support check has made
- * sure one of them exists.
- */
-static long b_openat(struct run *r, int dfd, const char *p, int fl, mode_t m)
-{
-	if (dfd == AT_FDCWD && r->be->open)
-		return r->be->open(r->ctx, p, fl, m);
-	return r->be->openat(r->ctx, dfd, p, fl, m);
-}
-
-static long b_unlinkat(struct run *r, int dfd, const char *p, int fl)
-{
-	if (dfd == AT_FDCWD && fl == 0 && r->be->unlink)
-		return r->be->unlink(r->ctx, p);
-	if (dfd == AT_FDCWD && fl == AT_REMOVEDIR && r->be->rmdir)
-		return r->be->rmdir(r->ctx, p);
-	return r->be->unlinkat(r->ctx, dfd, p, fl);
-}
-
-static long b_mkdirat(struct run *r, int dfd, const char *p, mode_t m)
-{
-	if (dfd == AT_FDCWD && r->be->mkdir)
-		return r->be->mkdir(r->ctx, p, m);
-	return r->be->mkdirat(r->ctx, dfd, p, m);
-}
-
-static long b_linkat(struct run *r, int od, const char *o, int nd, const char *n, int fl)
-{
-	if (od == AT_FDCWD && nd == AT_FDCWD && fl == 0 && r->be->link)
-		return r->be->link(r->ctx, o, n);
-	return r->be->linkat(r->ctx, od, o, nd, n, fl);
-}
-
-static long b_symlinkat(struct run *r, const char *t, int nd, const char *n)
-{
-	if (nd == AT_FDCWD && r->be->symlink)
-		return r->be->symlink(r->ctx, t, n);
-	return r->be->symlinkat(r->ctx, t, nd, n);
-}
-
-static long b_renameat2(struct run *r, int od, const char *o, int nd, const char *n,
-			unsigned int fl)
-{
-	if (fl == 0) {
-		if (od == AT_FDCWD && nd == AT_FDCWD && r->be->rename)
-			return r->be->rename(r->ctx, o, n);
-		if (r->be->renameat)
-			return r->be->renameat(r->ctx, od, o, nd, n);
-	}
-	return r->be->renameat2(r->ctx, od, o, nd, n, fl);
-}
-
-static long b_mknodat(struct run *r, int dfd, const char *p, mode_t m, dev_t dev)
-{
-	if (dfd == AT_FDCWD && r->be->mknod)
-		return r->be->mknod(r->ctx, p, m, dev);
-	return r->be->mknodat(r->ctx, dfd, p, m, dev);
-}
-
-static long b_fchmodat(struct run *r, int dfd, const char *p, mode_t m, int fl)
-{
-	if (dfd == AT_FDCWD && fl == 0 && r->be->chmod)
-		return r->be->chmod(r->ctx, p, m);
-	return r->be->fchmodat(r->ctx, dfd, p, m, fl);
-}
-
-static long b_fchownat(struct run *r, int dfd, const char *p, uid_t u, gid_t g, int fl)
-{
-	if (dfd == AT_FDCWD && fl == 0 && r->be->chown)
-		return r->be->chown(r->ctx, p, u, g);
-	if (dfd == AT_FDCWD && fl == AT_SYMLINK_NOFOLLOW && r->be->lchown)
-		return r->be->lchown(r->ctx, p, u, g);
-	return r->be->fchownat(r->ctx, dfd, p, u, g, fl);
-}
-
-static long b_fstatat(struct run *r, int dfd, const char *p, struct stat *st, int fl)
-{
-	if (dfd == AT_FDCWD && fl == 0 && r->be->stat)
-		return r->be->stat(r->ctx, p, st);
-	if (dfd == AT_FDCWD && fl == AT_SYMLINK_NOFOLLOW && r->be->lstat)
-		return r->be->lstat(r->ctx, p, st);
-	return r->be->fstatat(r->ctx, dfd, p, st, fl);
-}
-
-static long b_faccessat(struct run *r, int dfd, const char *p, int m, int fl)
-{
-	if (dfd == AT_FDCWD && fl == 0 && r->be->access)
-		return r->be->access(r->ctx, p, m);
-	return r->be->faccessat(r->ctx, dfd, p, m, fl);
-}
-
-static long b_readlinkat(struct run *r, int dfd, const char *p, char *buf, size_t size)
-{
-	if (dfd == AT_FDCWD && r->be->readlink)
-		return r->be->readlink(r->ctx, p, buf, size);
-	return r->be->readlinkat(r->ctx, dfd, p, buf, size);
-}
 
 /* ---- commands ---- */
 
@@ -563,92 +386,92 @@ static long oknum(struct run *r, long res)
 
 static long run_open(struct run *r, const struct call *c)
 {
-	return ok0(r, b_openat(r, AT_FDCWD, S(0), (int)N(1), (mode_t)N(2)));
+	return ok0(r, r->sys->openat(r->sc, AT_FDCWD, S(0), (int)N(1), (mode_t)N(2)));
 }
 
 static long run_openat(struct run *r, const struct call *c)
 {
-	return ok0(r, b_openat(r, FD(0), S(1), (int)N(2), (mode_t)N(3)));
+	return ok0(r, r->sys->openat(r->sc, FD(0), S(1), (int)N(2), (mode_t)N(3)));
 }
 
 static long run_create(struct run *r, const struct call *c)
 {
-	long fd = b_openat(r, AT_FDCWD, S(0), O_CREAT | O_EXCL, (mode_t)N(1));
+	long fd = r->sys->openat(r->sc, AT_FDCWD, S(0), O_CREAT | O_EXCL, (mode_t)N(1));
 
 	if (fd >= 0)
-		r->be->close(r->ctx, (int)fd);
+		r->sys->close(r->sc, (int)fd);
 	return ok0(r, fd);
 }
 
 static long run_unlink(struct run *r, const struct call *c)
 {
-	return ok0(r, b_unlinkat(r, AT_FDCWD, S(0), 0));
+	return ok0(r, r->sys->unlinkat(r->sc, AT_FDCWD, S(0), 0));
 }
 
 static long run_unlinkat(struct run *r, const struct call *c)
 {
-	return ok0(r, b_unlinkat(r, FD(0), S(1), (int)N(2)));
+	return ok0(r, r->sys->unlinkat(r->sc, FD(0), S(1), (int)N(2)));
 }
 
 static long run_mkdir(struct run *r, const struct call *c)
 {
-	return ok0(r, b_mkdirat(r, AT_FDCWD, S(0), (mode_t)N(1)));
+	return ok0(r, r->sys->mkdirat(r->sc, AT_FDCWD, S(0), (mode_t)N(1)));
 }
 
 static long run_mkdirat(struct run *r, const struct call *c)
 {
-	return ok0(r, b_mkdirat(r, FD(0), S(1), (mode_t)N(2)));
+	return ok0(r, r->sys->mkdirat(r->sc, FD(0), S(1), (mode_t)N(2)));
 }
 
 static long run_rmdir(struct run *r, const struct call *c)
 {
-	return ok0(r, b_unlinkat(r, AT_FDCWD, S(0), AT_REMOVEDIR));
+	return ok0(r, r->sys->unlinkat(r->sc, AT_FDCWD, S(0), AT_REMOVEDIR));
 }
 
 static long run_link(struct run *r, const struct call *c)
 {
-	return ok0(r, b_linkat(r, AT_FDCWD, S(0), AT_FDCWD, S(1), 0));
+	return ok0(r, r->sys->linkat(r->sc, AT_FDCWD, S(0), AT_FDCWD, S(1), 0));
 }
 
 static long run_linkat(struct run *r, const struct call *c)
 {
-	return ok0(r, b_linkat(r, FD(0), S(1), FD(2), S(3), (int)N(4)));
+	return ok0(r, r->sys->linkat(r->sc, FD(0), S(1), FD(2), S(3), (int)N(4)));
 }
 
 static long run_symlink(struct run *r, const struct call *c)
 {
-	return ok0(r, b_symlinkat(r, S(0), AT_FDCWD, S(1)));
+	return ok0(r, r->sys->symlinkat(r->sc, S(0), AT_FDCWD, S(1)));
 }
 
 static long run_symlinkat(struct run *r, const struct call *c)
 {
-	return ok0(r, b_symlinkat(r, S(0), FD(1), S(2)));
+	return ok0(r, r->sys->symlinkat(r->sc, S(0), FD(1), S(2)));
 }
 
 static long run_rename(struct run *r, const struct call *c)
 {
-	return ok0(r, b_renameat2(r, AT_FDCWD, S(0), AT_FDCWD, S(1), 0));
+	return ok0(r, r->sys->renameat2(r->sc, AT_FDCWD, S(0), AT_FDCWD, S(1), 0));
 }
 
 static long run_renameat(struct run *r, const struct call *c)
 {
-	return ok0(r, b_renameat2(r, FD(0), S(1), FD(2), S(3), 0));
+	return ok0(r, r->sys->renameat2(r->sc, FD(0), S(1), FD(2), S(3), 0));
 }
 
 static long run_renameat2(struct run *r, const struct call *c)
 {
-	return ok0(r, b_renameat2(r, FD(0), S(1), FD(2), S(3), (unsigned int)N(4)));
+	return ok0(r, r->sys->renameat2(r->sc, FD(0), S(1), FD(2), S(3), (unsigned int)N(4)));
 }
 
 /* glibc's mkfifo is mknodat(S_IFIFO | mode). */
 static long run_mkfifo(struct run *r, const struct call *c)
 {
-	return ok0(r, b_mknodat(r, AT_FDCWD, S(0), S_IFIFO | (mode_t)N(1), 0));
+	return ok0(r, r->sys->mknodat(r->sc, AT_FDCWD, S(0), S_IFIFO | (mode_t)N(1), 0));
 }
 
 static long run_mkfifoat(struct run *r, const struct call *c)
 {
-	return ok0(r, b_mknodat(r, FD(0), S(1), S_IFIFO | (mode_t)N(2), 0));
+	return ok0(r, r->sys->mknodat(r->sc, FD(0), S(1), S_IFIFO | (mode_t)N(2), 0));
 }
 
 /* pjdfstest's mknod: type letter | mode, makedev(major, minor). */
@@ -659,7 +482,7 @@ static long do_mknod(struct run *r, const struct call *c, int dfd, int i)
 	/* glibc refuses what the syscall's 32-bit dev cannot carry. */
 	if (dev > UINT32_MAX)
 		return -EINVAL;
-	return ok0(r, b_mknodat(r, dfd, S(i - 1), (mode_t)(N(i) | N(i + 1)), dev));
+	return ok0(r, r->sys->mknodat(r->sc, dfd, S(i - 1), (mode_t)(N(i) | N(i + 1)), dev));
 }
 
 static long run_mknod(struct run *r, const struct call *c)
@@ -674,68 +497,69 @@ static long run_mknodat(struct run *r, const struct call *c)
 
 static long run_bind(struct run *r, const struct call *c)
 {
-	return ok0(r, r->be->bind(r->ctx, S(0)));
+	return ok0(r, r->sys->bind(r->sc, S(0)));
 }
 
 static long run_connect(struct run *r, const struct call *c)
 {
-	return ok0(r, r->be->connect(r->ctx, S(0)));
+	return ok0(r, r->sys->connect(r->sc, S(0)));
 }
 
 static long run_chmod(struct run *r, const struct call *c)
 {
-	return ok0(r, b_fchmodat(r, AT_FDCWD, S(0), (mode_t)N(1), 0));
+	return ok0(r, r->sys->fchmodat(r->sc, AT_FDCWD, S(0), (mode_t)N(1), 0));
 }
 
 static long run_fchmod(struct run *r, const struct call *c)
 {
-	return ok0(r, r->be->fchmod(r->ctx, FD(0), (mode_t)N(1)));
+	return ok0(r, r->sys->fchmod(r->sc, FD(0), (mode_t)N(1)));
 }
 
 /* glibc's lchmod is fchmodat(AT_SYMLINK_NOFOLLOW): EOPNOTSUPP on links. */
 static long run_lchmod(struct run *r, const struct call *c)
 {
-	return ok0(r, r->be->fchmodat(r->ctx, AT_FDCWD, S(0), (mode_t)N(1), AT_SYMLINK_NOFOLLOW));
+	return ok0(r, r->sys->fchmodat(r->sc, AT_FDCWD, S(0), (mode_t)N(1), AT_SYMLINK_NOFOLLOW));
 }
 
 static long run_fchmodat(struct run *r, const struct call *c)
 {
-	return ok0(r, b_fchmodat(r, FD(0), S(1), (mode_t)N(2), (int)N(3)));
+	return ok0(r, r->sys->fchmodat(r->sc, FD(0), S(1), (mode_t)N(2), (int)N(3)));
 }
 
 static long run_chown(struct run *r, const struct call *c)
 {
-	return ok0(r, b_fchownat(r, AT_FDCWD, S(0), (uid_t)N(1), (gid_t)N(2), 0));
+	return ok0(r, r->sys->fchownat(r->sc, AT_FDCWD, S(0), (uid_t)N(1), (gid_t)N(2), 0));
 }
 
 static long run_fchown(struct run *r, const struct call *c)
 {
-	return ok0(r, r->be->fchown(r->ctx, FD(0), (uid_t)N(1), (gid_t)N(2)));
+	return ok0(r, r->sys->fchown(r->sc, FD(0), (uid_t)N(1), (gid_t)N(2)));
 }
 
 static long run_lchown(struct run *r, const struct call *c)
 {
-	return ok0(r, b_fchownat(r, AT_FDCWD, S(0), (uid_t)N(1), (gid_t)N(2), AT_SYMLINK_NOFOLLOW));
+	return ok0(r, r->sys->fchownat(r->sc, AT_FDCWD, S(0), (uid_t)N(1), (gid_t)N(2),
+				       AT_SYMLINK_NOFOLLOW));
 }
 
 static long run_fchownat(struct run *r, const struct call *c)
 {
-	return ok0(r, b_fchownat(r, FD(0), S(1), (uid_t)N(2), (gid_t)N(3), (int)N(4)));
+	return ok0(r, r->sys->fchownat(r->sc, FD(0), S(1), (uid_t)N(2), (gid_t)N(3), (int)N(4)));
 }
 
 static long run_truncate(struct run *r, const struct call *c)
 {
-	return ok0(r, r->be->truncate(r->ctx, S(0), (off_t)N(1)));
+	return ok0(r, r->sys->truncate(r->sc, S(0), (off_t)N(1)));
 }
 
 static long run_ftruncate(struct run *r, const struct call *c)
 {
-	return ok0(r, r->be->ftruncate(r->ctx, FD(0), (off_t)N(1)));
+	return ok0(r, r->sys->ftruncate(r->sc, FD(0), (off_t)N(1)));
 }
 
 static long run_posix_fallocate(struct run *r, const struct call *c)
 {
-	return ok0(r, r->be->fallocate(r->ctx, FD(0), 0, (off_t)N(1), (off_t)N(2)));
+	return ok0(r, r->sys->fallocate(r->sc, FD(0), 0, (off_t)N(1), (off_t)N(2)));
 }
 
 static long put_stat_res(struct run *r, long res, const struct stat *st, const char *what)
@@ -749,28 +573,29 @@ static long run_stat(struct run *r, const struct call *c)
 {
 	struct stat st;
 
-	return put_stat_res(r, b_fstatat(r, AT_FDCWD, S(0), &st, 0), &st, S(1));
+	return put_stat_res(r, r->sys->fstatat(r->sc, AT_FDCWD, S(0), &st, 0), &st, S(1));
 }
 
 static long run_lstat(struct run *r, const struct call *c)
 {
 	struct stat st;
 
-	return put_stat_res(r, b_fstatat(r, AT_FDCWD, S(0), &st, AT_SYMLINK_NOFOLLOW), &st, S(1));
+	return put_stat_res(r, r->sys->fstatat(r->sc, AT_FDCWD, S(0), &st, AT_SYMLINK_NOFOLLOW),
+			    &st, S(1));
 }
 
 static long run_fstat(struct run *r, const struct call *c)
 {
 	struct stat st;
 
-	return put_stat_res(r, r->be->fstat(r->ctx, FD(0), &st), &st, S(1));
+	return put_stat_res(r, r->sys->fstat(r->sc, FD(0), &st), &st, S(1));
 }
 
 static long run_fstatat(struct run *r, const struct call *c)
 {
 	struct stat st;
 
-	return put_stat_res(r, b_fstatat(r, FD(0), S(1), &st, (int)N(2)), &st, S(3));
+	return put_stat_res(r, r->sys->fstatat(r->sc, FD(0), S(1), &st, (int)N(2)), &st, S(3));
 }
 
 static long put_pathconf(struct run *r, long res, long value)
@@ -786,14 +611,14 @@ static long put_pathconf(struct run *r, long res, long value)
 
 static long run_pathconf(struct run *r, const struct call *c)
 {
-	long v = -1, res = r->be->pathconf(r->ctx, S(0), (int)N(1), &v);
+	long v = -1, res = r->sys->pathconf(r->sc, S(0), (int)N(1), &v);
 
 	return put_pathconf(r, res, v);
 }
 
 static long run_fpathconf(struct run *r, const struct call *c)
 {
-	long v = -1, res = r->be->fpathconf(r->ctx, FD(0), (int)N(1), &v);
+	long v = -1, res = r->sys->fpathconf(r->sc, FD(0), (int)N(1), &v);
 
 	return put_pathconf(r, res, v);
 }
@@ -801,7 +626,7 @@ static long run_fpathconf(struct run *r, const struct call *c)
 /* pjdfstest prints 0, not the byte count. */
 static long run_write(struct run *r, const struct call *c)
 {
-	return ok0(r, r->be->write(r->ctx, FD(0), S(1), c->a[1].len));
+	return ok0(r, r->sys->write(r->sc, FD(0), S(1), c->a[1].len));
 }
 
 static long run_utimensat(struct run *r, const struct call *c)
@@ -814,7 +639,7 @@ static long run_utimensat(struct run *r, const struct call *c)
 	/* What glibc's wrapper answers before making the syscall. */
 	if (!S(1))
 		return -EINVAL;
-	return ok0(r, r->be->utimensat(r->ctx, FD(0), S(1), ts, (int)N(6)));
+	return ok0(r, r->sys->utimensat(r->sc, FD(0), S(1), ts, (int)N(6)));
 }
 
 static long run_futimens(struct run *r, const struct call *c)
@@ -824,18 +649,18 @@ static long run_futimens(struct run *r, const struct call *c)
 		{ .tv_sec = (time_t)N(3), .tv_nsec = (long)N(4) },
 	};
 
-	return ok0(r, r->be->utimensat(r->ctx, FD(0), NULL, ts, 0));
+	return ok0(r, r->sys->utimensat(r->sc, FD(0), NULL, ts, 0));
 }
 
 static long run_close(struct run *r, const struct call *c)
 {
-	return ok0(r, r->be->close(r->ctx, FD(0)));
+	return ok0(r, r->sys->close(r->sc, FD(0)));
 }
 
 static long run_close_range(struct run *r, const struct call *c)
 {
-	return ok0(r, r->be->close_range(r->ctx, (unsigned int)N(0), (unsigned int)N(1),
-					 (unsigned int)N(2)));
+	return ok0(r, r->sys->close_range(r->sc, (unsigned int)N(0), (unsigned int)N(1),
+					  (unsigned int)N(2)));
 }
 
 /* A count beyond the buffer is a backend bug: report it as EIO. */
@@ -862,7 +687,7 @@ static long run_read(struct run *r, const struct call *c)
 
 	if (!buf)
 		return -ENOMEM;
-	res = put_data(r, r->be->read(r->ctx, FD(0), buf, n), buf, n);
+	res = put_data(r, r->sys->read(r->sc, FD(0), buf, n), buf, n);
 	free(buf);
 	return res;
 }
@@ -875,7 +700,7 @@ static long run_pread(struct run *r, const struct call *c)
 
 	if (!buf)
 		return -ENOMEM;
-	res = r->be->pread(r->ctx, FD(0), buf, n, (off_t)N(2));
+	res = r->sys->pread64(r->sc, FD(0), buf, n, (off_t)N(2));
 	res = put_data(r, res, buf, n);
 	free(buf);
 	return res;
@@ -883,33 +708,33 @@ static long run_pread(struct run *r, const struct call *c)
 
 static long run_pwrite(struct run *r, const struct call *c)
 {
-	return oknum(r, r->be->pwrite(r->ctx, FD(0), S(1), c->a[1].len, (off_t)N(2)));
+	return oknum(r, r->sys->pwrite64(r->sc, FD(0), S(1), c->a[1].len, (off_t)N(2)));
 }
 
 static long run_lseek(struct run *r, const struct call *c)
 {
-	return oknum(r, r->be->lseek(r->ctx, FD(0), (off_t)N(1), (int)N(2)));
+	return oknum(r, r->sys->lseek(r->sc, FD(0), (off_t)N(1), (int)N(2)));
 }
 
 static long run_dup(struct run *r, const struct call *c)
 {
-	return oknum(r, r->be->dup(r->ctx, FD(0)));
+	return oknum(r, r->sys->dup(r->sc, FD(0)));
 }
 
 static long run_dup2(struct run *r, const struct call *c)
 {
-	return oknum(r, r->be->dup2(r->ctx, FD(0), (int)N(1)));
+	return oknum(r, r->sys->dup2(r->sc, FD(0), (int)N(1)));
 }
 
 static long run_dup3(struct run *r, const struct call *c)
 {
-	return oknum(r, r->be->dup3(r->ctx, FD(0), (int)N(1), (int)N(2)));
+	return oknum(r, r->sys->dup3(r->sc, FD(0), (int)N(1), (int)N(2)));
 }
 
 static long run_fcntl(struct run *r, const struct call *c)
 {
 	int cmd = (int)N(1);
-	long res = r->be->fcntl(r->ctx, FD(0), cmd, (unsigned long)N(2));
+	long res = r->sys->fcntl(r->sc, FD(0), cmd, (unsigned long)N(2));
 
 	if (res < 0)
 		return res;
@@ -935,12 +760,12 @@ static long run_fcntl(struct run *r, const struct call *c)
 
 static long run_access(struct run *r, const struct call *c)
 {
-	return ok0(r, b_faccessat(r, AT_FDCWD, S(0), (int)N(1), 0));
+	return ok0(r, r->sys->faccessat(r->sc, AT_FDCWD, S(0), (int)N(1), 0));
 }
 
 static long run_faccessat(struct run *r, const struct call *c)
 {
-	return ok0(r, b_faccessat(r, FD(0), S(1), (int)N(2), (int)N(3)));
+	return ok0(r, r->sys->faccessat(r->sc, FD(0), S(1), (int)N(2), (int)N(3)));
 }
 
 static long put_link(struct run *r, long res, const char *buf, size_t size)
@@ -962,7 +787,7 @@ static long run_readlink(struct run *r, const struct call *c)
 
 	if (!buf)
 		return -ENOMEM;
-	res = put_link(r, b_readlinkat(r, AT_FDCWD, S(0), buf, n), buf, n);
+	res = put_link(r, r->sys->readlinkat(r->sc, AT_FDCWD, S(0), buf, n), buf, n);
 	free(buf);
 	return res;
 }
@@ -975,7 +800,7 @@ static long run_readlinkat(struct run *r, const struct call *c)
 
 	if (!buf)
 		return -ENOMEM;
-	res = put_link(r, b_readlinkat(r, FD(0), S(1), buf, n), buf, n);
+	res = put_link(r, r->sys->readlinkat(r->sc, FD(0), S(1), buf, n), buf, n);
 	free(buf);
 	return res;
 }
@@ -988,7 +813,7 @@ static long run_getcwd(struct run *r, const struct call *c)
 
 	if (!buf)
 		return -ENOMEM;
-	res = r->be->getcwd(r->ctx, buf, n);
+	res = r->sys->getcwd(r->sc, buf, n);
 	/* The syscall counts the NUL. */
 	if (res >= 0)
 		res = put_link(r, res ? res - 1 : 0, buf, n);
@@ -998,17 +823,17 @@ static long run_getcwd(struct run *r, const struct call *c)
 
 static long run_chdir(struct run *r, const struct call *c)
 {
-	return ok0(r, r->be->chdir(r->ctx, S(0)));
+	return ok0(r, r->sys->chdir(r->sc, S(0)));
 }
 
 static long run_fchdir(struct run *r, const struct call *c)
 {
-	return ok0(r, r->be->fchdir(r->ctx, FD(0)));
+	return ok0(r, r->sys->fchdir(r->sc, FD(0)));
 }
 
 static long run_umask(struct run *r, const struct call *c)
 {
-	long res = r->be->umask(r->ctx, (mode_t)N(0));
+	long res = r->sys->umask(r->sc, (mode_t)N(0));
 
 	if (res >= 0)
 		fprintf(r->out, "0%lo\n", (unsigned long)res);
@@ -1111,7 +936,7 @@ static long run_getdents(struct run *r, const struct call *c)
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
-		res = r->be->getdents64(r->ctx, FD(0), buf, size);
+		res = r->sys->getdents64(r->sc, FD(0), buf, size);
 		if (res <= 0)
 			break;
 		if (res > (long)size) {
@@ -1143,7 +968,7 @@ static long run_getdents(struct run *r, const struct call *c)
 static bool check_open(struct call *c, const struct tok *tail, struct diag *d);
 static bool check_fcntl(struct call *c, const struct tok *tail, struct diag *d);
 
-#define AT(m) B(m##at)
+#define NEED(m) (SYS_NR_##m + 1)
 /* The commands vfslab's fcntl implements. */
 #define FCNTL_CMDS "F_DUPFD,F_DUPFD_CLOEXEC,F_GETFD,F_SETFD,F_GETFL,F_SETFL"
 
@@ -1154,167 +979,152 @@ static const struct cmd cmds[] = {
 	  .run = run_open,
 	  .flags = CMD_ADDS_FD,
 	  .flags1 = { sys_open_flags },
-	  .need = { B(open) | B(openat) },
+	  .need = NEED(openat),
 	  .check = check_open },
 	{ .name = "openat",
 	  .args = "dpfn?",
 	  .run = run_openat,
 	  .flags = CMD_ADDS_FD,
 	  .flags1 = { sys_open_flags },
-	  .need = { B(openat) },
+	  .need = NEED(openat),
 	  .check = check_open },
-	{ .name = "create",
-	  .args = "pn",
-	  .run = run_create,
-	  .need = { B(open) | B(openat), B(close) } },
-	{ .name = "unlink", .args = "p", .run = run_unlink, .need = { B(unlink) | B(unlinkat) } },
+	{ .name = "create", .args = "pn", .run = run_create, .need = NEED(openat) },
+	{ .name = "unlink", .args = "p", .run = run_unlink, .need = NEED(unlinkat) },
 	{ .name = "unlinkat",
 	  .args = "dpf",
 	  .run = run_unlinkat,
 	  .flags1 = { sys_at_flags, "AT_REMOVEDIR" },
-	  .need = { B(unlinkat) } },
-	{ .name = "mkdir", .args = "pn", .run = run_mkdir, .need = { B(mkdir) | AT(mkdir) } },
-	{ .name = "mkdirat", .args = "dpn", .run = run_mkdirat, .need = { AT(mkdir) } },
-	{ .name = "rmdir", .args = "p", .run = run_rmdir, .need = { B(rmdir) | B(unlinkat) } },
-	{ .name = "link", .args = "pp", .run = run_link, .need = { B(link) | AT(link) } },
+	  .need = NEED(unlinkat) },
+	{ .name = "mkdir", .args = "pn", .run = run_mkdir, .need = NEED(mkdirat) },
+	{ .name = "mkdirat", .args = "dpn", .run = run_mkdirat, .need = NEED(mkdirat) },
+	{ .name = "rmdir", .args = "p", .run = run_rmdir, .need = NEED(unlinkat) },
+	{ .name = "link", .args = "pp", .run = run_link, .need = NEED(linkat) },
 	{ .name = "linkat",
 	  .args = "dpdpf",
 	  .run = run_linkat,
 	  .flags1 = { sys_at_flags, "AT_SYMLINK_FOLLOW,AT_EMPTY_PATH" },
-	  .need = { AT(link) } },
-	{ .name = "symlink",
-	  .args = "pp",
-	  .run = run_symlink,
-	  .need = { B(symlink) | AT(symlink) } },
-	{ .name = "symlinkat", .args = "pdp", .run = run_symlinkat, .need = { AT(symlink) } },
-	{ .name = "rename",
-	  .args = "pp",
-	  .run = run_rename,
-	  .need = { B(rename) | AT(rename) | B(renameat2) } },
-	{ .name = "renameat",
-	  .args = "dpdp",
-	  .run = run_renameat,
-	  .need = { AT(rename) | B(renameat2) } },
-	{ .name = "mkfifo", .args = "pn", .run = run_mkfifo, .need = { B(mknod) | AT(mknod) } },
-	{ .name = "mkfifoat", .args = "dpn", .run = run_mkfifoat, .need = { AT(mknod) } },
+	  .need = NEED(linkat) },
+	{ .name = "symlink", .args = "pp", .run = run_symlink, .need = NEED(symlinkat) },
+	{ .name = "symlinkat", .args = "pdp", .run = run_symlinkat, .need = NEED(symlinkat) },
+	{ .name = "rename", .args = "pp", .run = run_rename, .need = NEED(renameat2) },
+	{ .name = "renameat", .args = "dpdp", .run = run_renameat, .need = NEED(renameat2) },
+	{ .name = "mkfifo", .args = "pn", .run = run_mkfifo, .need = NEED(mknodat) },
+	{ .name = "mkfifoat", .args = "dpn", .run = run_mkfifoat, .need = NEED(mknodat) },
 	{ .name = "mknod",
 	  .args = "pknnn",
 	  .run = run_mknod,
 	  .names = { mknod_types },
-	  .need = { B(mknod) | AT(mknod) } },
+	  .need = NEED(mknodat) },
 	{ .name = "mknodat",
 	  .args = "dpknnn",
 	  .run = run_mknodat,
 	  .names = { mknod_types },
-	  .need = { AT(mknod) } },
-	{ .name = "bind", .args = "s", .run = run_bind, .need = { B(bind) } },
-	{ .name = "connect", .args = "s", .run = run_connect, .need = { B(connect) } },
-	{ .name = "chmod", .args = "pn", .run = run_chmod, .need = { B(chmod) | B(fchmodat) } },
-	{ .name = "fchmod", .args = "dn", .run = run_fchmod, .need = { B(fchmod) } },
-	{ .name = "lchmod", .args = "pn", .run = run_lchmod, .need = { B(fchmodat) } },
+	  .need = NEED(mknodat) },
+	{ .name = "bind", .args = "s", .run = run_bind, .need = NEED(bind) },
+	{ .name = "connect", .args = "s", .run = run_connect, .need = NEED(connect) },
+	{ .name = "chmod", .args = "pn", .run = run_chmod, .need = NEED(fchmodat) },
+	{ .name = "fchmod", .args = "dn", .run = run_fchmod, .need = NEED(fchmod) },
+	{ .name = "lchmod", .args = "pn", .run = run_lchmod, .need = NEED(fchmodat) },
 	{ .name = "fchmodat",
 	  .args = "dpnf",
 	  .run = run_fchmodat,
 	  .flags1 = { sys_at_flags, "AT_SYMLINK_NOFOLLOW,AT_EMPTY_PATH" },
-	  .need = { B(fchmodat) } },
-	{ .name = "chown", .args = "pnn", .run = run_chown, .need = { B(chown) | B(fchownat) } },
-	{ .name = "fchown", .args = "dnn", .run = run_fchown, .need = { B(fchown) } },
-	{ .name = "lchown", .args = "pnn", .run = run_lchown, .need = { B(lchown) | B(fchownat) } },
+	  .need = NEED(fchmodat) },
+	{ .name = "chown", .args = "pnn", .run = run_chown, .need = NEED(fchownat) },
+	{ .name = "fchown", .args = "dnn", .run = run_fchown, .need = NEED(fchown) },
+	{ .name = "lchown", .args = "pnn", .run = run_lchown, .need = NEED(fchownat) },
 	{ .name = "fchownat",
 	  .args = "dpnnf",
 	  .run = run_fchownat,
 	  .flags1 = { sys_at_flags, "AT_SYMLINK_NOFOLLOW,AT_EMPTY_PATH" },
-	  .need = { B(fchownat) } },
-	{ .name = "truncate", .args = "pn", .run = run_truncate, .need = { B(truncate) } },
-	{ .name = "ftruncate", .args = "dn", .run = run_ftruncate, .need = { B(ftruncate) } },
+	  .need = NEED(fchownat) },
+	{ .name = "truncate", .args = "pn", .run = run_truncate, .need = NEED(truncate) },
+	{ .name = "ftruncate", .args = "dn", .run = run_ftruncate, .need = NEED(ftruncate) },
 	{ .name = "posix_fallocate",
 	  .args = "dnn",
 	  .run = run_posix_fallocate,
-	  .need = { B(fallocate) } },
-	{ .name = "stat", .args = "ps", .run = run_stat, .need = { B(stat) | B(fstatat) } },
-	{ .name = "fstat", .args = "ds", .run = run_fstat, .need = { B(fstat) } },
-	{ .name = "lstat", .args = "ps", .run = run_lstat, .need = { B(lstat) | B(fstatat) } },
+	  .need = NEED(fallocate) },
+	{ .name = "stat", .args = "ps", .run = run_stat, .need = NEED(fstatat) },
+	{ .name = "fstat", .args = "ds", .run = run_fstat, .need = NEED(fstat) },
+	{ .name = "lstat", .args = "ps", .run = run_lstat, .need = NEED(fstatat) },
 	{ .name = "fstatat",
 	  .args = "dpfs",
 	  .run = run_fstatat,
 	  .flags1 = { sys_at_flags, "AT_SYMLINK_NOFOLLOW,AT_EMPTY_PATH" },
-	  .need = { B(fstatat) } },
+	  .need = NEED(fstatat) },
 	{ .name = "pathconf",
 	  .args = "pk",
 	  .run = run_pathconf,
 	  .names = { sys_pathconf_names },
-	  .need = { B(pathconf) } },
+	  .need = NEED(pathconf) },
 	{ .name = "fpathconf",
 	  .args = "dk",
 	  .run = run_fpathconf,
 	  .names = { sys_pathconf_names },
-	  .need = { B(fpathconf) } },
-	{ .name = "write", .args = "ds", .run = run_write, .need = { B(write) } },
+	  .need = NEED(fpathconf) },
+	{ .name = "write", .args = "ds", .run = run_write, .need = NEED(write) },
 	{ .name = "utimensat",
 	  .args = "dpntntf",
 	  .run = run_utimensat,
 	  .flags1 = { sys_at_flags, "AT_SYMLINK_NOFOLLOW" },
-	  .need = { B(utimensat) } },
+	  .need = NEED(utimensat) },
 	/* vfslab extensions */
-	{ .name = "close", .args = "d", .run = run_close, .need = { B(close) } },
+	{ .name = "close", .args = "d", .run = run_close, .need = NEED(close) },
 	{ .name = "close_range",
 	  .args = "nnf",
 	  .run = run_close_range,
 	  .flags1 = { sys_close_range_flags },
-	  .need = { B(close_range) } },
-	{ .name = "read", .args = "dz", .run = run_read, .need = { B(read) } },
-	{ .name = "pread", .args = "dzn", .run = run_pread, .need = { B(pread) } },
-	{ .name = "pwrite", .args = "dsn", .run = run_pwrite, .need = { B(pwrite) } },
+	  .need = NEED(close_range) },
+	{ .name = "read", .args = "dz", .run = run_read, .need = NEED(read) },
+	{ .name = "pread", .args = "dzn", .run = run_pread, .need = NEED(pread64) },
+	{ .name = "pwrite", .args = "dsn", .run = run_pwrite, .need = NEED(pwrite64) },
 	{ .name = "lseek",
 	  .args = "dne",
 	  .run = run_lseek,
 	  .names = { sys_seek_whences },
-	  .need = { B(lseek) } },
-	{ .name = "dup", .args = "d", .run = run_dup, .flags = CMD_ADDS_FD, .need = { B(dup) } },
-	{ .name = "dup2", .args = "dn", .run = run_dup2, .flags = CMD_ADDS_FD, .need = { B(dup2) } },
+	  .need = NEED(lseek) },
+	{ .name = "dup", .args = "d", .run = run_dup, .flags = CMD_ADDS_FD, .need = NEED(dup) },
+	{ .name = "dup2", .args = "dn", .run = run_dup2, .flags = CMD_ADDS_FD, .need = NEED(dup2) },
 	{ .name = "dup3",
 	  .args = "dnf",
 	  .run = run_dup3,
 	  .flags = CMD_ADDS_FD,
 	  .flags1 = { sys_open_flags, "O_CLOEXEC" },
-	  .need = { B(dup3) } },
+	  .need = NEED(dup3) },
 	{ .name = "fcntl",
 	  .args = "de",
 	  .run = run_fcntl,
 	  .flags = CMD_TAIL,
 	  .names = { sys_fcntl_cmds, FCNTL_CMDS },
-	  .need = { B(fcntl) },
+	  .need = NEED(fcntl),
 	  .check = check_fcntl },
 	{ .name = "access",
 	  .args = "pf",
 	  .run = run_access,
 	  .flags1 = { sys_access_modes },
-	  .need = { B(access) | B(faccessat) } },
+	  .need = NEED(faccessat) },
 	{ .name = "faccessat",
 	  .args = "dpfg",
 	  .run = run_faccessat,
 	  .flags1 = { sys_access_modes },
 	  .flags2 = { sys_at_flags, "AT_EACCESS,AT_SYMLINK_NOFOLLOW,AT_EMPTY_PATH" },
-	  .need = { B(faccessat) } },
-	{ .name = "readlink",
-	  .args = "pz?",
-	  .run = run_readlink,
-	  .need = { B(readlink) | AT(readlink) } },
-	{ .name = "readlinkat", .args = "dpz?", .run = run_readlinkat, .need = { AT(readlink) } },
+	  .need = NEED(faccessat) },
+	{ .name = "readlink", .args = "pz?", .run = run_readlink, .need = NEED(readlinkat) },
+	{ .name = "readlinkat", .args = "dpz?", .run = run_readlinkat, .need = NEED(readlinkat) },
 	{ .name = "renameat2",
 	  .args = "dpdpf",
 	  .run = run_renameat2,
 	  .flags1 = { sys_rename_flags },
-	  .need = { B(renameat2) } },
-	{ .name = "getcwd", .args = "z?", .run = run_getcwd, .need = { B(getcwd) } },
-	{ .name = "chdir", .args = "p", .run = run_chdir, .need = { B(chdir) } },
-	{ .name = "fchdir", .args = "d", .run = run_fchdir, .need = { B(fchdir) } },
-	{ .name = "umask", .args = "n", .run = run_umask, .need = { B(umask) } },
-	{ .name = "getdents", .args = "dz?", .run = run_getdents, .need = { B(getdents64) } },
-	{ .name = "futimens", .args = "dntnt", .run = run_futimens, .need = { B(utimensat) } },
+	  .need = NEED(renameat2) },
+	{ .name = "getcwd", .args = "z?", .run = run_getcwd, .need = NEED(getcwd) },
+	{ .name = "chdir", .args = "p", .run = run_chdir, .need = NEED(chdir) },
+	{ .name = "fchdir", .args = "d", .run = run_fchdir, .need = NEED(fchdir) },
+	{ .name = "umask", .args = "n", .run = run_umask, .need = NEED(umask) },
+	{ .name = "getdents", .args = "dz?", .run = run_getdents, .need = NEED(getdents64) },
+	{ .name = "futimens", .args = "dntnt", .run = run_futimens, .need = NEED(utimensat) },
 	{ .name = "fdnum", .args = "d", .run = run_fdnum },
 };
-#undef AT
+#undef NEED
 
 static const struct cmd *find_cmd(const char *name)
 {
@@ -1841,11 +1651,9 @@ static bool parse_call(const struct fstest_backend *be, struct toks *t, int star
 		set_diag(d, "%s: %s", cmd->name, sub.msg);
 		return false;
 	}
-	for (int n = 0; n < 2; n++) {
-		if (cmd->need[n] && !(be_ops(be) & cmd->need[n])) {
-			set_diag(d, "%s: not supported by the %s backend", cmd->name, be->name);
-			return false;
-		}
+	if (cmd->need && !sys_ops_has(be->sys, (enum sys_nr)(cmd->need - 1))) {
+		set_diag(d, "%s: not supported by the %s backend", cmd->name, be->name);
+		return false;
 	}
 	return true;
 }
@@ -1905,7 +1713,7 @@ static bool parse_line(const struct fstest_backend *be, struct toks *t, struct l
 static int exec_chain(const struct fstest_backend *be, void *ctx, const struct line *ln, FILE *out,
 		      FILE *err, const char *name, unsigned long lineno)
 {
-	struct run r = { .be = be, .ctx = ctx, .out = out };
+	struct run r = { .sys = be->sys, .sc = be->sys_ctx(ctx), .out = out };
 	char msg[128];
 	int res;
 

@@ -24,6 +24,8 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "tools/sys/sys.h"
+
 /* Supplementary groups one -g option may list. */
 #define FSTEST_MAX_GROUPS 64
 
@@ -69,21 +71,12 @@ struct fstest_cred {
 };
 
 /*
- * A backend: one member per syscall, with the Linux signature plus @ctx,
- * returning the syscall's value (>= 0) or a negative errno, exactly what
- * Linux returns for the same call on tmpfs.  Host types are used
- * (struct stat, struct timespec, linux_dirent64 records, O_* / AT_* values
- * of <fcntl.h>).  Descriptors are the invocation's own fd numbers; the
- * interpreter maps pjdfstest's descriptor indexes onto them.
- *
- * begin, end and cd are required.  A syscall member left NULL falls back,
- * where Linux implements the two identically, to the *at variant with
- * AT_FDCWD (open -> openat, mkdir -> mkdirat, unlink/rmdir -> unlinkat,
- * link -> linkat, symlink -> symlinkat, rename -> renameat -> renameat2,
- * mknod/mkfifo -> mknodat, chmod -> fchmodat, chown/lchown -> fchownat,
- * stat/lstat -> fstatat, access -> faccessat, readlink -> readlinkat).
- * A command whose member is still missing is reported as unsupported by
- * the backend, and its line counts as an error.
+ * A backend: where the calls go (a struct sys_ops and its ctx: what Linux
+ * returns for the same call on tmpfs, with host types and O_* / AT_*
+ * values) and how one invocation starts and ends around them. Descriptors
+ * are the invocation's own fd numbers; the interpreter maps pjdfstest's
+ * descriptor indexes onto them. A command whose call the sys_ops lacks is
+ * reported as unsupported by the backend, and its line counts as an error.
  */
 struct fstest_backend {
 	const char *name;
@@ -111,96 +104,9 @@ struct fstest_backend {
 	 */
 	int (*cd)(void *ctx, const char *path);
 
-	/* pjdfstest's syscalls (Linux set). */
-	long (*open)(void *ctx, const char *path, int flags, mode_t mode);
-	long (*openat)(void *ctx, int dirfd, const char *path, int flags, mode_t mode);
-	long (*unlink)(void *ctx, const char *path);
-	long (*unlinkat)(void *ctx, int dirfd, const char *path, int flags);
-	long (*mkdir)(void *ctx, const char *path, mode_t mode);
-	long (*mkdirat)(void *ctx, int dirfd, const char *path, mode_t mode);
-	long (*rmdir)(void *ctx, const char *path);
-	long (*link)(void *ctx, const char *oldpath, const char *newpath);
-	long (*linkat)(void *ctx, int olddirfd, const char *oldpath, int newdirfd,
-		       const char *newpath, int flags);
-	long (*symlink)(void *ctx, const char *target, const char *linkpath);
-	long (*symlinkat)(void *ctx, const char *target, int newdirfd, const char *linkpath);
-	long (*rename)(void *ctx, const char *oldpath, const char *newpath);
-	long (*renameat)(void *ctx, int olddirfd, const char *oldpath, int newdirfd,
-			 const char *newpath);
-	long (*mknod)(void *ctx, const char *path, mode_t mode, dev_t dev);
-	long (*mknodat)(void *ctx, int dirfd, const char *path, mode_t mode, dev_t dev);
-	/*
-	 * pjdfstest's bind/connect: create an AF_UNIX stream socket, then
-	 * bind (creating a socket inode at @path) or connect it.  The
-	 * socket's descriptor stays open until end(), as in pjdfstest, so
-	 * it takes the lowest free fd.  Optional.
-	 */
-	long (*bind)(void *ctx, const char *path);
-	long (*connect)(void *ctx, const char *path);
-	long (*chmod)(void *ctx, const char *path, mode_t mode);
-	long (*fchmod)(void *ctx, int fd, mode_t mode);
-	/* fchmodat2(): @flags may hold AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH. */
-	long (*fchmodat)(void *ctx, int dirfd, const char *path, mode_t mode, int flags);
-	long (*chown)(void *ctx, const char *path, uid_t owner, gid_t group);
-	long (*fchown)(void *ctx, int fd, uid_t owner, gid_t group);
-	long (*lchown)(void *ctx, const char *path, uid_t owner, gid_t group);
-	long (*fchownat)(void *ctx, int dirfd, const char *path, uid_t owner, gid_t group,
-			 int flags);
-	long (*truncate)(void *ctx, const char *path, off_t length);
-	long (*ftruncate)(void *ctx, int fd, off_t length);
-	/* posix_fallocate calls this with @mode 0.  Optional. */
-	long (*fallocate)(void *ctx, int fd, int mode, off_t offset, off_t len);
-	long (*stat)(void *ctx, const char *path, struct stat *st);
-	long (*fstat)(void *ctx, int fd, struct stat *st);
-	long (*lstat)(void *ctx, const char *path, struct stat *st);
-	long (*fstatat)(void *ctx, int dirfd, const char *path, struct stat *st, int flags);
-	/*
-	 * pathconf(3)/fpathconf(3) as glibc answers them (_PC_LINK_MAX,
-	 * _PC_NAME_MAX, _PC_PATH_MAX, _PC_SYMLINK_MAX): 0 and *@value, with
-	 * *@value = -1 for "no limit", or a negative errno.  Optional.
-	 */
-	long (*pathconf)(void *ctx, const char *path, int name, long *value);
-	long (*fpathconf)(void *ctx, int fd, int name, long *value);
-	long (*write)(void *ctx, int fd, const void *buf, size_t count);
-	/*
-	 * The utimensat syscall: @path NULL means the file @dirfd itself.
-	 * (glibc's wrapper refuses a NULL path with EINVAL; the interpreter
-	 * does that for pjdfstest's utimensat command, so a backend only
-	 * sees NULL from the futimens extension.)
-	 */
-	long (*utimensat)(void *ctx, int dirfd, const char *path, const struct timespec times[2],
-			  int flags);
-
-	/* vfslab extensions. */
-	/* RENAME_NOREPLACE, RENAME_EXCHANGE, RENAME_WHITEOUT. */
-	long (*renameat2)(void *ctx, int olddirfd, const char *oldpath, int newdirfd,
-			  const char *newpath, unsigned int flags);
-	long (*close)(void *ctx, int fd);
-	long (*close_range)(void *ctx, unsigned int first, unsigned int last, unsigned int flags);
-	long (*read)(void *ctx, int fd, void *buf, size_t count);
-	long (*pread)(void *ctx, int fd, void *buf, size_t count, off_t offset);
-	long (*pwrite)(void *ctx, int fd, const void *buf, size_t count, off_t offset);
-	/* Returns the new offset (off_t fits a long on LP64). */
-	long (*lseek)(void *ctx, int fd, off_t offset, int whence);
-	long (*dup)(void *ctx, int fd);
-	long (*dup2)(void *ctx, int oldfd, int newfd);
-	long (*dup3)(void *ctx, int oldfd, int newfd, int flags);
-	/* F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL, F_SETFL. */
-	long (*fcntl)(void *ctx, int fd, int cmd, unsigned long arg);
-	long (*access)(void *ctx, const char *path, int mode);
-	/* faccessat2(): @flags may hold AT_EACCESS, AT_SYMLINK_NOFOLLOW. */
-	long (*faccessat)(void *ctx, int dirfd, const char *path, int mode, int flags);
-	/* Return the number of bytes placed in @buf, no NUL added. */
-	long (*readlink)(void *ctx, const char *path, char *buf, size_t bufsiz);
-	long (*readlinkat)(void *ctx, int dirfd, const char *path, char *buf, size_t bufsiz);
-	/* The getcwd syscall: the length including the NUL, or -errno. */
-	long (*getcwd)(void *ctx, char *buf, size_t size);
-	long (*chdir)(void *ctx, const char *path);
-	long (*fchdir)(void *ctx, int fd);
-	/* Returns the previous mask. */
-	long (*umask)(void *ctx, mode_t mask);
-	/* Fills @dirp with struct linux_dirent64 records; 0 at the end. */
-	long (*getdents64)(void *ctx, int fd, void *dirp, size_t count);
+	/* The calls, made on sys_ctx(ctx) between begin() and end(). */
+	const struct sys_ops *sys;
+	void *(*sys_ctx)(void *ctx);
 };
 
 /*

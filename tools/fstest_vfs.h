@@ -11,7 +11,8 @@ struct task;
 struct fstest_vfs {
 	struct vfs *vfs;
 	struct task *shell; /* holds the cwd and fds 0-2 between lines */
-	struct task *cur; /* the invocation running now */
+	/* The calls' ctx: the invocation running now, and DEADCODE's fault. */
+	struct sys_vfs sys;
 	/*
 	 * Run every line in the shell task itself (vfslab shell): descriptors
 	 * stay open from one line to the next; -u/-g/-U last one line.

@@ -6,8 +6,6 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/bench/bench.h \
 	%D%/bench/report.c \
 	%D%/bench/runner.c \
-	%D%/bench/sysops.c \
-	%D%/bench/sysops.h \
 	%D%/bench/tree.c \
 	%D%/bench/workload.h \
 	%D%/bench/workloads.c \
@@ -28,8 +26,13 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/fstest_vfs.c \
 	%D%/fstest_vfs.h \
 	%D%/scenarios.c \
+	%D%/sys/host.c \
 	%D%/sys/names.c \
 	%D%/sys/names.h \
+	%D%/sys/sys.c \
+	%D%/sys/sys.h \
+	%D%/sys/syscalls.def \
+	%D%/sys/vfslab.c \
 	%D%/scenarios.h \
 	%D%/vfslab.c \
 	%D%/workloads/workloads.def \

@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+struct sys_ops;
+struct sys_vfs;
 struct task;
 struct vfs;
 
@@ -288,6 +290,12 @@ struct rp_exec {
 	struct stat st; /* the last stat-family result */
 	char path[2][8192];
 };
+
+/*
+ * Where x's calls go: sys_ops_vfslab on x->task, with bench's entry spin,
+ * filling *v as its ctx; or sys_ops_host.
+ */
+const struct sys_ops *rp_exec_sys(const struct rp_exec *x, struct sys_vfs *v);
 
 /* Never a valid descriptor: what unmapped log fds become. */
 #define RP_BADFD (1 << 28)
