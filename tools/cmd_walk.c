@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 
 #include "tools/cmd.h"
-#include "tools/fstest.h"
-#include "tools/fstest_vfs.h"
+#include "tools/fstest/fstest.h"
+#include "tools/fstest/vfs.h"
 #include "vfs/vfs.h"
 
 struct tracer {

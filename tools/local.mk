@@ -20,11 +20,18 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/cmd_sim.c \
 	%D%/cmd_torture.c \
 	%D%/cmd_walk.c \
-	%D%/fstest.c \
-	%D%/fstest.h \
-	%D%/fstest_host.c \
-	%D%/fstest_vfs.c \
-	%D%/fstest_vfs.h \
+	%D%/fstest/engine.h \
+	%D%/fstest/extensions.c \
+	%D%/fstest/fstest.h \
+	%D%/fstest/host.c \
+	%D%/fstest/main.c \
+	%D%/fstest/output.c \
+	%D%/fstest/parse.c \
+	%D%/fstest/pjdfstest.c \
+	%D%/fstest/run.c \
+	%D%/fstest/tokenize.c \
+	%D%/fstest/vfs.c \
+	%D%/fstest/vfs.h \
 	%D%/scenarios.c \
 	%D%/sys/host.c \
 	%D%/sys/names.c \

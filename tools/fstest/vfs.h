@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The fstest backend over a vfslab VFS instance (tools/fstest_vfs.c). */
+/* The fstest backend over a vfslab VFS instance (tools/fstest/vfs.c). */
 #ifndef VFSLAB_TOOLS_FSTEST_VFS_H
 #define VFSLAB_TOOLS_FSTEST_VFS_H
 
-#include "tools/fstest.h"
+#include "tools/fstest/fstest.h"
 
 struct vfs;
 struct task;

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/fstest.h"
-#include "tools/fstest_vfs.h"
+#include "tools/fstest/fstest.h"
+#include "tools/fstest/vfs.h"
 #include "vfs/vfs.h"
 
 #define CTX(c) ((struct fstest_vfs *)(c))

@@ -8,7 +8,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "tools/fstest.h"
+#include "tools/fstest/fstest.h"
 
 #include <errno.h>
 #include <fcntl.h>

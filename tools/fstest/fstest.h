@@ -14,8 +14,8 @@
  * be diffed.  The language, the output of every command and the vfslab
  * extensions are described in tests/fstest/README.
  */
-#ifndef VFSLAB_TOOLS_FSTEST_H
-#define VFSLAB_TOOLS_FSTEST_H
+#ifndef VFSLAB_TOOLS_FSTEST_FSTEST_H
+#define VFSLAB_TOOLS_FSTEST_FSTEST_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -143,7 +143,20 @@ int fstest_run_argv(const struct fstest_backend *be, void *ctx, int argc, char *
  */
 const char *fstest_strerror(int err);
 
-/* The host backend (tools/fstest_host.c): real syscalls, fork per line. */
+/* What vfslab fstest was asked to do (tools/cmd_fstest.c parses it). */
+struct fstest_opts {
+	bool host; /* the host kernel, not a vfslab VFS */
+	bool chroot_cwd; /* host: confine each child to the current directory */
+	const char *variant; /* vfslab: the VFS's variant keys, or NULL */
+	bool one_invocation; /* argv is one invocation (after "--"), not scripts */
+	int argc;
+	char **argv;
+};
+
+/* Run it: 0, 1 if a line got a diagnostic or a script failed, 2 on misuse. */
+int fstest_main(const struct fstest_opts *o);
+
+/* The host backend (tools/fstest/host.c): the host kernel, fork per line. */
 struct fstest_host {
 	/*
 	 * Directory each child chroot()s into before running (absolute), or
@@ -165,4 +178,4 @@ extern const struct fstest_backend fstest_host_backend;
 int fstest_host_init(struct fstest_host *host, bool chroot_cwd, FILE *err);
 void fstest_host_fini(struct fstest_host *host);
 
-#endif /* VFSLAB_TOOLS_FSTEST_H */
+#endif /* VFSLAB_TOOLS_FSTEST_FSTEST_H */
