@@ -19,6 +19,19 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/cmd_shell.c \
 	%D%/cmd_sim.c \
 	%D%/cmd_torture.c \
+	%D%/torture/engine.h \
+	%D%/torture/exec.c \
+	%D%/torture/gen.c \
+	%D%/torture/main.c \
+	%D%/torture/ops.c \
+	%D%/torture/oracle.c \
+	%D%/torture/print.c \
+	%D%/torture/replay.c \
+	%D%/torture/rss.c \
+	%D%/torture/shrink.c \
+	%D%/torture/supervise.c \
+	%D%/torture/threads.c \
+	%D%/torture/torture.h \
 	%D%/cmd_walk.c \
 	%D%/fstest/engine.h \
 	%D%/fstest/extensions.c \

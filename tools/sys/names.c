@@ -395,3 +395,26 @@ bool sys_errno_pjdfstest(int err)
 
 	return e && e->pjd;
 }
+
+int sys_errno_by_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++)
+		if (strcmp(errnames[i].name, name) == 0)
+			return errnames[i].err;
+	return 0;
+}
+
+const char *sys_ret_name(long ret, char *buf, size_t len)
+{
+	const char *n;
+
+	if (ret >= 0 || ret < -4095) {
+		snprintf(buf, len, "%ld", ret);
+		return buf;
+	}
+	n = sys_errno_name((int)-ret);
+	if (n)
+		return n;
+	snprintf(buf, len, "errno %ld", -ret);
+	return buf;
+}

@@ -51,6 +51,13 @@ int sys_flags_format(char *buf, size_t len, const struct sys_name *t, long long 
 
 /* The symbolic name of a Linux errno (a positive value: "ENODATA"), or NULL. */
 const char *sys_errno_name(int err);
+/* The errno named name ("ENOENT"), or 0. */
+int sys_errno_by_name(const char *name);
+/*
+ * A syscall's return value as a word: the number, the errno's name for
+ * -errno, "errno N" for an errno without one. Returns buf or a name.
+ */
+const char *sys_ret_name(long ret, char *buf, size_t len);
 /* Does pjdfstest's err2str() name err on Linux? (It prints others in decimal.) */
 bool sys_errno_pjdfstest(int err);
 
