@@ -84,7 +84,8 @@ compile() {
 	if [ ! -f "$o" ] || [ "$top/$1" -nt "$o" ] || [ "$out/config.h" -nt "$o" ]; then
 		stale=1
 	else
-		for h in "$top"/lib/*.h "$top"/vfs/*.h "$top"/vfs/*.def "$top"/tools/*.h; do
+		for h in "$top"/lib/*.h "$top"/vfs/*.h "$top"/vfs/*.def "$top"/tools/*.h "$top"/tools/*/*.h \
+			"$top"/tools/sys/*.def; do
 			[ "$h" -nt "$o" ] && stale=1 && break
 		done
 	fi

@@ -689,6 +689,73 @@ static void exec_effects(struct rp_exec *x)
 		}
 }
 
+/* pipe2, socket and friends: placeholders at the log's numbers. */
+static long exec_foreign(struct rp_exec *x, const struct rp_call *c)
+{
+	long first = -1, r;
+
+	if (c->ret < 0)
+		return c->ret; /* nothing was made; nothing to model */
+	for (int i = 0; i < c->a[0] && i < 2; i++)
+		release(x, c->a[1 + i]);
+	for (int i = 0; i < c->a[0] && i < 2; i++) {
+		r = rp_exec_placeholder(x);
+		if (r < 0)
+			return r;
+		rp_fdmap_set(x->map, c->a[1 + i], (int)r,
+			     RPF_FOREIGN | (c->a[3] & O_CLOEXEC ? RPF_CLOEXEC : 0), O_RDWR, NULL);
+		if (first < 0)
+			first = r;
+		if (x->identity && r != c->a[1 + i])
+			first = -EBADFD; /* numbers moved: report a mismatch */
+	}
+	return c->a[0] == 1 ? first : (first >= 0 ? c->ret : first);
+}
+
+/* What an fd-creating call (open, creat, dup, fcntl) left in the map: r is ours. */
+static void record_fd(struct rp_exec *x, const struct rp_call *c, long r)
+{
+	if (c->sys == RP_FCNTL) {
+		if (c->a[1] == F_SETFD && r >= 0) {
+			struct rp_fdent *fe = (struct rp_fdent *)rp_fdmap_get(x->map, c->a[0]);
+
+			if (fe)
+				fe->flags = (fe->flags & ~RPF_CLOEXEC) |
+					    (c->a[2] & FD_CLOEXEC ? RPF_CLOEXEC : 0);
+		}
+		if (c->a[1] != F_DUPFD && c->a[1] != F_DUPFD_CLOEXEC)
+			return;
+	}
+	if (r >= 0 && c->ret < 0) {
+		/* the log's call failed: do not keep what ours made */
+		x_close(x, (int)r);
+	} else if (r >= 0) {
+		const struct rp_fdent *src = NULL;
+		int oflags = 0;
+		bool cloexec = false;
+
+		if (c->sys == RP_DUP || c->sys == RP_FCNTL) {
+			src = rp_fdmap_get(x->map, c->a[0]);
+			cloexec = c->sys == RP_FCNTL && c->a[1] == F_DUPFD_CLOEXEC;
+		} else {
+			oflags = (int)(c->sys == RP_OPEN   ? c->a[0] :
+				       c->sys == RP_OPENAT ? c->a[1] :
+							     O_CREAT | O_WRONLY | O_TRUNC);
+			cloexec = oflags & O_CLOEXEC;
+		}
+		if (src) {
+			struct rp_fdent s = *src;
+
+			rp_fdmap_set(x->map, c->ret, (int)r,
+				     (s.flags & RPF_FOREIGN) | (cloexec ? RPF_CLOEXEC : 0),
+				     s.oflags, s.path);
+		} else {
+			rp_fdmap_set(x->map, c->ret, (int)r, cloexec ? RPF_CLOEXEC : 0, oflags,
+				     NULL);
+		}
+	}
+}
+
 long rp_exec(struct rp_exec *x, const struct rp_call *c, int *skip)
 {
 	long ofd, r;
@@ -766,28 +833,8 @@ long rp_exec(struct rp_exec *x, const struct rp_call *c, int *skip)
 	}
 	case RP_CLOSE_RANGE:
 		return exec_close_range(x, c);
-	case RP_FOREIGN: {
-		long first = -1;
-
-		if (c->ret < 0)
-			return c->ret; /* nothing was made; nothing to model */
-		/* pipe2 and friends: placeholders at the log's numbers */
-		for (int i = 0; i < c->a[0] && i < 2; i++)
-			release(x, c->a[1 + i]);
-		for (int i = 0; i < c->a[0] && i < 2; i++) {
-			r = rp_exec_placeholder(x);
-			if (r < 0)
-				return r;
-			rp_fdmap_set(x->map, c->a[1 + i], (int)r,
-				     RPF_FOREIGN | (c->a[3] & O_CLOEXEC ? RPF_CLOEXEC : 0), O_RDWR,
-				     NULL);
-			if (first < 0)
-				first = r;
-			if (x->identity && r != c->a[1 + i])
-				first = -EBADFD; /* numbers moved: report a mismatch */
-		}
-		return c->a[0] == 1 ? first : (first >= 0 ? c->ret : first);
-	}
+	case RP_FOREIGN:
+		return exec_foreign(x, c);
 	case RP_CLONE:
 	case RP_EXIT:
 	case RP_NONE:
@@ -805,46 +852,7 @@ long rp_exec(struct rp_exec *x, const struct rp_call *c, int *skip)
 	case RP_CREAT:
 	case RP_DUP:
 	case RP_FCNTL:
-		if (c->sys == RP_FCNTL) {
-			if (c->a[1] == F_SETFD && r >= 0) {
-				struct rp_fdent *fe =
-					(struct rp_fdent *)rp_fdmap_get(x->map, c->a[0]);
-
-				if (fe)
-					fe->flags = (fe->flags & ~RPF_CLOEXEC) |
-						    (c->a[2] & FD_CLOEXEC ? RPF_CLOEXEC : 0);
-			}
-			if (c->a[1] != F_DUPFD && c->a[1] != F_DUPFD_CLOEXEC)
-				break;
-		}
-		if (r >= 0 && c->ret < 0) {
-			/* the log's call failed: do not keep what ours made */
-			x_close(x, (int)r);
-		} else if (r >= 0) {
-			const struct rp_fdent *src = NULL;
-			int oflags = 0;
-			bool cloexec = false;
-
-			if (c->sys == RP_DUP || c->sys == RP_FCNTL) {
-				src = rp_fdmap_get(x->map, c->a[0]);
-				cloexec = c->sys == RP_FCNTL && c->a[1] == F_DUPFD_CLOEXEC;
-			} else {
-				oflags = (int)(c->sys == RP_OPEN   ? c->a[0] :
-					       c->sys == RP_OPENAT ? c->a[1] :
-								     O_CREAT | O_WRONLY | O_TRUNC);
-				cloexec = oflags & O_CLOEXEC;
-			}
-			if (src) {
-				struct rp_fdent s = *src;
-
-				rp_fdmap_set(x->map, c->ret, (int)r,
-					     (s.flags & RPF_FOREIGN) | (cloexec ? RPF_CLOEXEC : 0),
-					     s.oflags, s.path);
-			} else {
-				rp_fdmap_set(x->map, c->ret, (int)r, cloexec ? RPF_CLOEXEC : 0,
-					     oflags, NULL);
-			}
-		}
+		record_fd(x, c, r);
 		break;
 	case RP_CLOSE:
 		if (r == 0 || c->ret == 0)
