@@ -6,8 +6,6 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/bench/bench.h \
 	%D%/bench/report.c \
 	%D%/bench/runner.c \
-	%D%/bench/sysops.c \
-	%D%/bench/sysops.h \
 	%D%/bench/tree.c \
 	%D%/bench/workload.h \
 	%D%/bench/workloads.c \
@@ -25,13 +23,40 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/sim/calib.h %D%/sim/calibrate.c %D%/sim/hostbench.c %D%/sim/hostbench.h \
 	%D%/sim/profile.c %D%/sim/profile.h %D%/sim/validate.c \
 	%D%/cmd_torture.c \
+	%D%/torture/engine.h \
+	%D%/torture/exec.c \
+	%D%/torture/gen.c \
+	%D%/torture/main.c \
+	%D%/torture/ops.c \
+	%D%/torture/oracle.c \
+	%D%/torture/print.c \
+	%D%/torture/replay.c \
+	%D%/torture/rss.c \
+	%D%/torture/shrink.c \
+	%D%/torture/supervise.c \
+	%D%/torture/threads.c \
+	%D%/torture/torture.h \
+	%D%/fstest/engine.h \
+	%D%/fstest/extensions.c \
+	%D%/fstest/fstest.h \
+	%D%/fstest/host.c \
+	%D%/fstest/main.c \
+	%D%/fstest/output.c \
+	%D%/fstest/parse.c \
+	%D%/fstest/pjdfstest.c \
+	%D%/fstest/run.c \
+	%D%/fstest/tokenize.c \
+	%D%/fstest/vfs.c \
+	%D%/fstest/vfs.h \
 	%D%/cmd_walk.c %D%/walk/walk.h %D%/walk/trace.c %D%/walk/run.c \
-	%D%/fstest.c \
-	%D%/fstest.h \
-	%D%/fstest_host.c \
-	%D%/fstest_vfs.c \
-	%D%/fstest_vfs.h \
 	%D%/scenarios.c \
+	%D%/sys/host.c \
+	%D%/sys/names.c \
+	%D%/sys/names.h \
+	%D%/sys/sys.c \
+	%D%/sys/sys.h \
+	%D%/sys/syscalls.def \
+	%D%/sys/vfslab.c \
 	%D%/scenarios.h \
 	%D%/vfslab.c \
 	%D%/workloads/workloads.def \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * difftest: random scripts in fstest's language (tools/fstest.h), run
+ * difftest: random scripts in fstest's language (tools/fstest/fstest.h), run
  * through vfslab and through the host kernel on tmpfs, compared line by
  * line; a mismatch is shrunk to a short script that still shows it.
  *

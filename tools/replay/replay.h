@@ -31,6 +31,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+struct sys_ops;
+struct sys_vfs;
 struct task;
 struct vfs;
 
@@ -240,15 +242,13 @@ void rp_tree_stats(const struct rp_tree *tree, unsigned long *dirs, unsigned lon
 		   unsigned long *links, unsigned long *other, long long *bytes);
 
 /*
- * Operations the tree is built with: vfslab (ctx a struct task) or the host
- * (ctx NULL, paths absolute host paths). Each returns >= 0 or -errno.
+ * How the tree is built: vfslab's calls (ctx a struct task) or the host's
+ * (ctx NULL, paths absolute host paths), and the device number its device
+ * nodes get.
  */
 struct rp_build_ops {
-	long (*mkdir)(void *ctx, const char *path, mode_t mode);
-	long (*chmod)(void *ctx, const char *path, mode_t mode);
-	long (*mkfile)(void *ctx, const char *path, mode_t mode, long long size);
-	long (*symlink)(void *ctx, const char *target, const char *path);
-	long (*mknod)(void *ctx, const char *path, mode_t mode);
+	const struct sys_ops *sys;
+	unsigned int dev_major, dev_minor;
 };
 extern const struct rp_build_ops rp_build_vfs, rp_build_host;
 
@@ -301,6 +301,12 @@ struct rp_exec {
 	struct stat st; /* the last stat-family result */
 	char path[2][8192];
 };
+
+/*
+ * Where x's calls go: sys_ops_vfslab on x->task, with bench's entry spin,
+ * filling *v as its ctx; or sys_ops_host.
+ */
+const struct sys_ops *rp_exec_sys(const struct rp_exec *x, struct sys_vfs *v);
 
 /* Never a valid descriptor: what unmapped log fds become. */
 #define RP_BADFD (1 << 28)

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tools/fstest.h"
+#include "tools/fstest/fstest.h"
 #include "tools/layout/pahole.h"
 #include "tools/shell/shell.h"
 #include "vfs/layout.h"

@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "tools/cli.h"
-#include "tools/fstest.h"
-#include "tools/fstest_vfs.h"
+#include "tools/fstest/fstest.h"
+#include "tools/fstest/vfs.h"
 #include "tools/shell/shell.h"
 #include "tools/walk/walk.h"
 #include "vfs/vfs.h"

@@ -17,11 +17,11 @@
 #include "tools/sim/sim.h"
 #include "vfs/vfs.h"
 
-/* The ctx of bench_sys_sim: the vCPU's task. */
+/* The ctx of sys_ops_sim: the vCPU's task. */
 struct sim_ctx {
 	struct task *task;
 };
-extern const struct bench_sys bench_sys_sim;
+extern const struct sys_ops sys_ops_sim;
 
 #define SIM_SAMPLES 5
 

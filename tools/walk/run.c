@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "tools/cli.h"
-#include "tools/fstest.h"
-#include "tools/fstest_vfs.h"
+#include "tools/fstest/fstest.h"
+#include "tools/fstest/vfs.h"
 #include "tools/walk/walk.h"
 #include "vfs/vfs.h"
 
@@ -75,7 +75,7 @@ int walk_run(const struct walk_opts *o)
 	become(&fv, o->uid, o->gid);
 	printf("walk \"%s\" as uid %lu gid %lu (%s)\n", o->path, o->uid, o->gid,
 	       o->follow ? "stat: a trailing symlink is followed" : "lstat: not followed");
-	err = walk_print_trace(vfs, fv.cur, o->path, o->follow, o->steps);
+	err = walk_print_trace(vfs, fstest_vfs_task(&fv), o->path, o->follow, o->steps);
 	fstest_vfs_backend.end(&fv);
 	fstest_vfs_fini(&fv);
 	if (cli_vfs_destroy("walk", vfs))

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "tools/fstest.h"
+#include "tools/fstest/fstest.h"
 #include "tools/walk/walk.h"
 #include "vfs/vfs.h"
 
