@@ -156,10 +156,10 @@ static int cmp_double(const void *a, const void *b)
  * machine whose speed drifts disturbs both halves of each pair alike.
  */
 static double native_scaling(const struct validate_opts *o, const struct workload *wl, double *lo,
-			     double *hi)
+			     double *hi, double *one_ns)
 {
 	static struct bench_result res[4];
-	double q[64];
+	double q[64], one[64];
 	int n = o->rounds < 64 ? o->rounds : 64;
 
 	for (int r = 0; r < n; r++) {
@@ -224,8 +224,9 @@ static int part_native(const struct validate_opts *o, struct tally *t)
 		err = pred / meas - 1;
 		t->rows++;
 		t->outside += fabs(err) > NATIVE_WORKLOAD_BAND;
-		printf("%-16s %9.3fx %9.3fx %6.3f-%5.3f %+7.1f%%  %s\n", wls[i]->name, pred, meas,
-		       lo, hi, 100 * err, fabs(err) > NATIVE_WORKLOAD_BAND ? "OUTSIDE" : "ok");
+		printf("%-12s %9.3fx %9.3fx %6.3f-%5.3f %+7.1f%% %8.1f %8.1f  %s\n", wls[i]->name,
+		       pred, meas, lo, hi, 100 * err, 1e9 / rows[0].ops_per_sec, one_ns,
+		       fabs(err) > NATIVE_WORKLOAD_BAND ? "OUTSIDE" : "ok");
 		fflush(stdout);
 	}
 	printf("1-CPU ns: one operation on one CPU as predicted and natively (entry included): the\n"
