@@ -55,7 +55,7 @@ void fstest_put_flags(FILE *out, const struct sys_name *t, long long v)
 /* F_GETFL's answer: access mode first, then the status flags. */
 void fstest_put_open_flags(FILE *out, long long v)
 {
-	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
+	const char *acc = sys_name_of(sys_open_flags, v & O_ACCMODE);
 	long long rest = v & ~(long long)O_ACCMODE;
 
 	/* An O_PATH descriptor has no access mode to speak of. */
@@ -63,7 +63,7 @@ void fstest_put_open_flags(FILE *out, long long v)
 		fstest_put_flags(out, sys_open_flags, rest);
 		return;
 	}
-	fputs(acc[v & O_ACCMODE], out);
+	fputs(acc ? acc : "O_ACCMODE", out);
 	if (rest) {
 		fputc(',', out);
 		fstest_put_flags(out, sys_open_flags, rest);

@@ -7,7 +7,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,160 +14,42 @@
 #include "lib/compiler.h"
 #include "tools/replay/args.h"
 #include "tools/replay/replay.h"
-#include "vfs/vfs.h"
+#include "tools/sys/names.h"
 
 /* ---- symbols strace prints in flag expressions ---- */
 
-struct sym {
-	const char *name;
-	long value;
+/*
+ * strace's spellings that tools/sys/names has not: AT_FDCWD (no flag),
+ * FASYNC and O_RSYNC (aliases), and O_LARGEFILE as glibc defines it (0 on
+ * 64-bit: every open there is a large-file one).
+ */
+static const struct sys_name strace_syms[] = {
+	{ "AT_FDCWD", AT_FDCWD },	{ "FASYNC", O_ASYNC }, { "O_RSYNC", O_RSYNC },
+	{ "O_LARGEFILE", O_LARGEFILE }, { NULL, 0 },
 };
-
-#define S(x)                  \
-	{                     \
-#x, (long)(x) \
-	}
-static const struct sym syms[] = {
-	S(O_RDONLY),
-	S(O_WRONLY),
-	S(O_RDWR),
-	S(O_CREAT),
-	S(O_EXCL),
-	S(O_NOCTTY),
-	S(O_TRUNC),
-	S(O_APPEND),
-	S(O_NONBLOCK),
-	S(O_NDELAY),
-	S(O_DSYNC),
-	S(O_SYNC),
-	S(O_RSYNC),
-	S(O_DIRECT),
-	S(O_LARGEFILE),
-	S(O_DIRECTORY),
-	S(O_NOFOLLOW),
-	S(O_NOATIME),
-	S(O_CLOEXEC),
-	S(O_PATH),
-	S(O_TMPFILE),
-	S(O_ASYNC),
-	{ "FASYNC", O_ASYNC },
-	S(AT_FDCWD),
-	S(AT_SYMLINK_NOFOLLOW),
-	S(AT_REMOVEDIR),
-	S(AT_SYMLINK_FOLLOW),
-	S(AT_NO_AUTOMOUNT),
-	S(AT_EMPTY_PATH),
-	S(AT_EACCESS),
-	S(AT_STATX_SYNC_AS_STAT),
-	S(AT_STATX_FORCE_SYNC),
-	S(AT_STATX_DONT_SYNC),
-	{ "AT_RECURSIVE", 0x8000 },
-	S(F_OK),
-	S(R_OK),
-	S(W_OK),
-	S(X_OK),
-	S(SEEK_SET),
-	S(SEEK_CUR),
-	S(SEEK_END),
-	S(SEEK_DATA),
-	S(SEEK_HOLE),
-	S(F_DUPFD),
-	S(F_GETFD),
-	S(F_SETFD),
-	S(F_GETFL),
-	S(F_SETFL),
-	S(F_GETLK),
-	S(F_SETLK),
-	S(F_SETLKW),
-	S(F_SETOWN),
-	S(F_GETOWN),
-	S(F_SETSIG),
-	S(F_GETSIG),
-	S(F_SETLEASE),
-	S(F_GETLEASE),
-	S(F_NOTIFY),
-	S(F_DUPFD_CLOEXEC),
-	S(F_SETPIPE_SZ),
-	S(F_GETPIPE_SZ),
-	S(F_OFD_GETLK),
-	S(F_OFD_SETLK),
-	S(F_OFD_SETLKW),
-	{ "F_ADD_SEALS", 1033 },
-	{ "F_GET_SEALS", 1034 },
-	S(FD_CLOEXEC),
-	S(RENAME_NOREPLACE),
-	S(RENAME_EXCHANGE),
-	S(RENAME_WHITEOUT),
-	{ "CLOSE_RANGE_UNSHARE", CLOSE_RANGE_UNSHARE },
-	{ "CLOSE_RANGE_CLOEXEC", CLOSE_RANGE_CLOEXEC },
-	S(S_IFREG),
-	S(S_IFDIR),
-	S(S_IFLNK),
-	S(S_IFCHR),
-	S(S_IFBLK),
-	S(S_IFIFO),
-	S(S_IFSOCK),
-	S(S_ISUID),
-	S(S_ISGID),
-	S(S_ISVTX),
-	S(S_IRWXU),
-	S(S_IRUSR),
-	S(S_IWUSR),
-	S(S_IXUSR),
-	S(S_IRWXG),
-	S(S_IRGRP),
-	S(S_IWGRP),
-	S(S_IXGRP),
-	S(S_IRWXO),
-	S(S_IROTH),
-	S(S_IWOTH),
-	S(S_IXOTH),
-	S(UTIME_NOW),
-	S(UTIME_OMIT),
-	{ "FALLOC_FL_KEEP_SIZE", 0x01 },
-	{ "FALLOC_FL_PUNCH_HOLE", 0x02 },
-	{ "FALLOC_FL_ZERO_RANGE", 0x10 },
-	S(CLONE_VM),
-	S(CLONE_FS),
-	S(CLONE_FILES),
-	S(CLONE_SIGHAND),
-	S(CLONE_PIDFD),
-	S(CLONE_PTRACE),
-	S(CLONE_VFORK),
-	S(CLONE_PARENT),
-	S(CLONE_THREAD),
-	S(CLONE_NEWNS),
-	S(CLONE_SYSVSEM),
-	S(CLONE_SETTLS),
-	S(CLONE_PARENT_SETTID),
-	S(CLONE_CHILD_CLEARTID),
-	S(CLONE_DETACHED),
-	S(CLONE_UNTRACED),
-	S(CLONE_CHILD_SETTID),
-	S(CLONE_NEWCGROUP),
-	S(CLONE_NEWUTS),
-	S(CLONE_NEWIPC),
-	S(CLONE_NEWUSER),
-	S(CLONE_NEWPID),
-	S(CLONE_NEWNET),
-	S(CLONE_IO),
-	{ "CLONE_CLEAR_SIGHAND", 0x100000000L },
-	{ "CLONE_INTO_CGROUP", 0x200000000L },
-};
-#undef S
 
 static bool sym_lookup(const char *s, size_t len, long *v)
 {
+	static const struct sys_name *const tables[] = {
+		strace_syms,	       sys_open_flags, sys_at_flags,   sys_access_modes,
+		sys_seek_whences,      sys_fcntl_cmds, sys_fd_flags,   sys_rename_flags,
+		sys_close_range_flags, sys_mode_bits,  sys_utime_nsec, sys_falloc_flags,
+		sys_clone_flags,
+	};
+
 	/* Exit signals ride in clone flags; they never matter here. */
 	if (len > 3 && !strncmp(s, "SIG", 3)) {
 		*v = 0;
 		return true;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(syms); i++)
-		if (strlen(syms[i].name) == len && !memcmp(syms[i].name, s, len)) {
-			*v = syms[i].value;
+	for (size_t i = 0; i < ARRAY_SIZE(tables); i++) {
+		const struct sys_name *n = sys_name_findn(tables[i], s, len);
+
+		if (n) {
+			*v = (long)n->value;
 			return true;
 		}
+	}
 	return false;
 }
 
@@ -241,28 +122,7 @@ long rp_errno_lookup(const char *s, size_t len, bool *interrupted)
 		return 514;
 	if (!strcmp(name, "ERESTART_RESTARTBLOCK"))
 		return 516;
-	for (int e = 1; e < 200; e++) {
-		const char *n = strerrorname_np(e);
-
-		if (n && !strcmp(n, name))
-			return e;
-	}
-	return 0;
-}
-
-const char *rp_errname(long ret, char *buf, size_t len)
-{
-	const char *n;
-
-	if (ret >= 0) {
-		snprintf(buf, len, "%ld", ret);
-		return buf;
-	}
-	n = strerrorname_np((int)-ret);
-	if (n)
-		return n;
-	snprintf(buf, len, "errno %ld", -ret);
-	return buf;
+	return sys_errno_by_name(name);
 }
 
 /* ---- strings ---- */

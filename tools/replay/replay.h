@@ -166,8 +166,6 @@ void rp_log_free(struct rp_log *log);
 const char *rp_sys_name(unsigned int sys);
 /* The call as a short strace-like line ("openat(AT_FDCWD, "x", 0x241)"). */
 void rp_call_format(const struct rp_call *c, char *buf, size_t len);
-/* "ENOENT" or the number; "0" for >= 0 values. */
-const char *rp_errname(long ret, char *buf, size_t len);
 
 /* ---- the tree a log needs ---- */
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "tools/replay/replay.h"
+#include "tools/sys/names.h"
 #include "vfs/vfs.h"
 
 static int cmp_count(const void *a, const void *b)
@@ -109,12 +110,12 @@ unsigned long rp_print_check(const struct rp_log *log, const struct rp_tree *tre
 		rp_call_format(c, call, sizeof(call));
 		if (m->what[0])
 			printf("  line %u pid %d: %s = %s: %s%s\n", c->line, c->pid, call,
-			       rp_errname(c->ret, e1, sizeof(e1)), m->what,
+			       sys_ret_name(c->ret, e1, sizeof(e1)), m->what,
 			       m->pseudo ? " [pseudo-fs path]" : "");
 		else
 			printf("  line %u pid %d: %s = %s, vfslab %s%s\n", c->line, c->pid, call,
-			       rp_errname(c->ret, e1, sizeof(e1)),
-			       rp_errname(m->got, e2, sizeof(e2)),
+			       sys_ret_name(c->ret, e1, sizeof(e1)),
+			       sys_ret_name(m->got, e2, sizeof(e2)),
 			       m->pseudo ? " [pseudo-fs path]" : "");
 	}
 	if (calls) {

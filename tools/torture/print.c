@@ -44,8 +44,8 @@ const char *torture_path_str(unsigned int code, char *buf, size_t len, bool pret
 
 static void oflags_str(int flags, char *buf, size_t len)
 {
-	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "3" };
-	size_t pos = snprintf(buf, len, "%s", acc[flags & O_ACCMODE]);
+	const char *acc = sys_name_of(sys_open_flags, flags & O_ACCMODE);
+	size_t pos = snprintf(buf, len, "%s", acc ? acc : "3");
 
 	if ((flags & O_TMPFILE) == O_TMPFILE) {
 		pos += snprintf(buf + pos, len - pos, ",O_TMPFILE");
