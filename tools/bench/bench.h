@@ -71,6 +71,8 @@ void bench_report(FILE *f, enum bench_format fmt, const struct bench_opts *o,
 		  const struct bench_result *r, int nr);
 /* Write s as a JSON string literal (quotes and escapes). */
 void bench_json_str(FILE *f, const char *s);
+/* ops/s as the table prints it: "1.23M", "4.5k", "678". */
+void bench_fmt_ops(char *buf, size_t n, double v);
 
 /* Plot ops/s against tasks with gnuplot into file (.png or .svg). */
 int bench_plot(const char *file, const struct bench_opts *o, const struct bench_result *r, int nr);

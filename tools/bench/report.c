@@ -24,7 +24,7 @@ static const char *mode_name(const struct bench_opts *o)
 	return o->processes ? "processes" : "threads";
 }
 
-static void fmt_ops(char *buf, size_t n, double v)
+void bench_fmt_ops(char *buf, size_t n, double v)
 {
 	if (v >= 1e6)
 		snprintf(buf, n, "%.2fM", v / 1e6);
@@ -64,9 +64,9 @@ static void report_table(FILE *f, const struct bench_opts *o, const struct bench
 		const struct bench_result *x = &r[i];
 		char med[16], mn[16], mx[16], range[32];
 
-		fmt_ops(med, sizeof(med), x->median);
-		fmt_ops(mn, sizeof(mn), x->min);
-		fmt_ops(mx, sizeof(mx), x->max);
+		bench_fmt_ops(med, sizeof(med), x->median);
+		bench_fmt_ops(mn, sizeof(mn), x->min);
+		bench_fmt_ops(mx, sizeof(mx), x->max);
 		snprintf(range, sizeof(range), "%.2f-%.2f", x->ratio_min, x->ratio_max);
 		fprintf(f, "%-34.34s %4d%s %10s %10s %10s %7.2fx %15s", o->sides[x->side].label,
 			x->tasks, x->oversubscribed ? "!" : " ", med, mn, mx, x->ratio, range);

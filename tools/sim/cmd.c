@@ -203,16 +203,6 @@ static int run_all(struct sim_cli *c, const struct sim_profile *p, struct sim_re
 	return 0;
 }
 
-static void fmt_ops(char *buf, size_t n, double v)
-{
-	if (v >= 1e6)
-		snprintf(buf, n, "%.2fM", v / 1e6);
-	else if (v >= 1e3)
-		snprintf(buf, n, "%.1fk", v / 1e3);
-	else
-		snprintf(buf, n, "%.0f", v);
-}
-
 static const enum vfs_event shown[] = {
 	VFS_EV_LOCKREF_SLOW,
 	VFS_EV_UNLAZY_FAIL,
@@ -253,9 +243,9 @@ static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		const struct sim_result *r = &res[i];
 		char med[16], mn[16], mx[16];
 
-		fmt_ops(med, sizeof(med), r->br.median);
-		fmt_ops(mn, sizeof(mn), r->br.min);
-		fmt_ops(mx, sizeof(mx), r->br.max);
+		bench_fmt_ops(med, sizeof(med), r->br.median);
+		bench_fmt_ops(mn, sizeof(mn), r->br.min);
+		bench_fmt_ops(mx, sizeof(mx), r->br.max);
 		fprintf(f, "%-30.30s %4d %9s %9s %9s %6.3fx %8.1f %7.3f %7.3f %7.3f %8.3f",
 			o->sides[r->br.side].label, r->br.tasks, med, mn, mx, r->br.ratio, r->op_ns,
 			r->per_op.hitm, r->per_op.rfo, r->per_op.inval, r->per_op.rmw_xfer);
