@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # tools/: the vfslab program. Parses input, prints output; no VFS logic.
+# Compiled once into libvfslab.a, which both programs link: vfslab on the
+# native lib/ and vfs/, and the simulator's vfslab-sim (tools/simrun/).
 
-bin_PROGRAMS += %D%/vfslab
-%C%_vfslab_SOURCES = \
+noinst_LIBRARIES += %D%/libvfslab.a
+%C%_libvfslab_a_CFLAGS = $(AM_CFLAGS) $(LIBEDIT_CFLAGS)
+%C%_libvfslab_a_SOURCES = \
 	%D%/bench/bench.h \
 	%D%/bench/report.c \
 	%D%/bench/runner.c \
@@ -19,7 +22,6 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/cmd_layout.c \
 	%D%/cmd_replay.c %D%/replay/replay.h %D%/replay/parse.c %D%/replay/tree.c %D%/replay/exec.c %D%/replay/engine.c %D%/replay/stream.c \
 	%D%/cmd_shell.c \
-	%D%/cmd_sim.c \
 	%D%/cmd_torture.c \
 	%D%/cmd_walk.c \
 	%D%/fstest.c \
@@ -42,6 +44,11 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/workloads/syscall1.c %D%/workloads/syscall2.c \
 	%D%/workloads/unlink1.c %D%/workloads/unlink2.c \
 	%D%/workloads/dcount.c %D%/workloads/blogbench.c %D%/workloads/renames.c
-%C%_vfslab_CFLAGS = $(AM_CFLAGS) $(LIBEDIT_CFLAGS)
-%C%_vfslab_LDADD = $(LIBVFS_LDADD) $(LIBEDIT_LIBS) -lm
+
+bin_PROGRAMS += %D%/vfslab
+%C%_vfslab_SOURCES = %D%/main.c %D%/cmd_sim.c
+# Where an installed vfslab finds vfslab-sim (tools/cmd_sim.c).
+%C%_vfslab_CPPFLAGS = $(AM_CPPFLAGS) -DVFSLAB_BINDIR='"$(bindir)"' \
+	-DVFSLAB_PKGLIBEXECDIR='"$(pkglibexecdir)"'
+%C%_vfslab_LDADD = %D%/libvfslab.a $(LIBVFS_LDADD) $(LIBEDIT_LIBS) -lm
 EXTRA_DIST += %D%/quickstart.sh %D%/figures.sh

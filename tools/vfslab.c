@@ -2,7 +2,8 @@
 /*
  * vfslab: one program, git-style subcommands. This file holds the command
  * table and the helpers every command shares; each command lives in
- * tools/cmd_<name>.c.
+ * tools/cmd_<name>.c. Both programs, vfslab (tools/main.c) and the
+ * simulator's vfslab-sim (tools/simrun/main.c), run vfslab_main().
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -132,7 +133,7 @@ static int cmd_help(int argc, char **argv)
 	return c->fn(2, args);
 }
 
-int main(int argc, char **argv)
+int vfslab_main(int argc, char **argv)
 {
 	const struct command *c;
 

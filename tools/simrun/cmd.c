@@ -14,7 +14,7 @@
 
 #include "tools/cmd.h"
 #include "tools/scenarios.h"
-#include "tools/sim/simrun.h"
+#include "tools/simrun/simrun.h"
 
 #define SIM_DEFAULT_OPS 1000
 #define SIM_DEFAULT_QUANTUM_NS 1
@@ -479,7 +479,7 @@ static int all_scenarios(struct sim_cli *c, bool c2c)
 	return 0;
 }
 
-int sim_cmd(int argc, char **argv)
+int cmd_sim(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "workload", required_argument, NULL, 'w' },

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "lib/compiler.h"
-#include "tools/sim/simrun.h"
+#include "tools/simrun/simrun.h"
 
 #define SIM_BASE "/tmp/vfslab-sim"
 
