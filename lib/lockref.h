@@ -79,6 +79,29 @@ static inline void lockref_count_add(struct lockref *lockref, int n)
 	WRITE_ONCE(lockref->count, READ_ONCE(lockref->count) + n);
 }
 
+/*
+ * The count as an atomic of its own, lock or no lock: the 2013 step
+ * between d_count under d_lock and lockref (Waiman Long's "dcache:
+ * Translating dentry->d_count to a reference count"), which lets dget()
+ * and most dput()s skip d_lock.
+ */
+static inline void lockref_count_add_atomic(struct lockref *lockref, int n)
+{
+	__atomic_fetch_add(&lockref->count, n, __ATOMIC_RELAXED);
+}
+
+/* atomic_add_unless(&count, -1, 1): drop a reference unless it is the last. */
+static inline bool lockref_count_dec_unless_one(struct lockref *lockref)
+{
+	int c = READ_ONCE(lockref->count);
+
+	while (c > 1)
+		if (__atomic_compare_exchange_n(&lockref->count, &c, c - 1, false, __ATOMIC_RELEASE,
+						__ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
 static inline int lockref_count(const struct lockref *lockref)
 {
 	return READ_ONCE(lockref->count);

@@ -8,6 +8,7 @@
 #include <check.h>
 #include <string.h>
 
+#include "lib/compiler.h"
 #include "lib/spinlock.h"
 #include "tools/sim/coherence.h"
 #include "tools/sim/sim.h"
@@ -26,13 +27,15 @@ static const struct sim_profile toy = {
 	.dies_per_socket = 1,
 	.sockets = 2,
 	.ghz = 1,
+	.cpi = 1, /* an instruction is a nanosecond */
 	.xfer_ns = { 0, 5, 20, 50, 50, 100 },
-	.hit_ns = 1,
 	.llc_ns = 40,
 	.mem_ns = 200,
 	.atomic_ns = 10,
+	.upgrade = 0.5,
 	.pause_ns = 30,
 	.syscall_ns = 100,
+	.store_buffer = 4,
 	.notes = "",
 };
 
@@ -78,15 +81,15 @@ START_TEST(test_two_writers_one_line)
 	for (int i = 0; i < 10; i++)
 		t = coh_access(&c, i % 2 ? 0 : 1, t, LINE_A, COH_WRITE, 0, true);
 	ck_assert_uint_eq(t, 540 * NS);
-	/* Its holder writing again is a hit. */
-	ck_assert_uint_eq(coh_access(&c, 0, t, LINE_A, COH_WRITE, 0, true), t + 1 * NS);
+	/* Its holder writing again is a hit: free beyond its instruction. */
+	ck_assert_uint_eq(coh_access(&c, 0, t, LINE_A, COH_WRITE, 0, true), t);
 	ck_assert_uint_eq(stats(LINE_A)->stores, 14);
 	ck_assert_uint_eq(stats(LINE_A)->hitm_local, 12);
 	ck_assert_uint_eq(stats(LINE_A)->hitm_remote, 0);
 	ck_assert_uint_eq(stats(LINE_A)->rfo, 12);
 	ck_assert_uint_eq(stats(LINE_A)->inval, 12);
 	ck_assert_uint_eq(stats(LINE_A)->mem_fetch, 1);
-	/* 10 ns queueing for CPU 0 at 310, 20 per transfer, 200 + 1 besides. */
+	/* 10 ns queueing for CPU 0 at 310, 20 per transfer, 200 besides. */
 	ck_assert_uint_eq(stats(LINE_A)->queue_ps, 10 * NS);
 	ck_assert_uint_eq(stats(LINE_A)->stall_ps, (200 + 12 * 20 + 10) * NS);
 }
@@ -128,8 +131,8 @@ START_TEST(test_false_sharing)
 	ck_assert_uint_eq(stats(LINE_A)->inval, 19);
 	coh_reset(&c);
 	coh_stats_reset(&c, true);
-	/* Two lines: two first touches (memory), then 18 hits of 1 ns. */
-	ck_assert_uint_eq(ping_pong(LINE_A, LINE_B), (200 + 200 + 18) * NS);
+	/* Two lines: two first touches (memory), then 18 free hits. */
+	ck_assert_uint_eq(ping_pong(LINE_A, LINE_B), (200 + 200) * NS);
 	ck_assert_uint_eq(stats(LINE_A)->hitm_local + stats(LINE_B)->hitm_local, 0);
 	ck_assert_uint_eq(stats(LINE_A)->inval + stats(LINE_B)->inval, 0);
 }
@@ -158,16 +161,25 @@ START_TEST(test_read_mostly)
 	for (int i = 0; i < 100; i++)
 		for (unsigned int cpu = 0; cpu < 8; cpu++)
 			ck_assert_uint_eq(coh_access(&c, cpu, 2000 * NS, LINE_A, COH_READ, 0, true),
-					  2001 * NS);
+					  2000 * NS);
 	s = stats(LINE_A);
 	ck_assert_uint_eq(s->loads, 807);
 	ck_assert_uint_eq(s->hitm_local, 1);
 	ck_assert_uint_eq(s->clean_fetch, 6);
 	ck_assert_uint_eq(s->rfo + s->inval, 0);
-	/* One write now invalidates the seven copies at the farthest's cost. */
-	ck_assert_uint_eq(coh_access(&c, 0, 3000 * NS, LINE_A, COH_WRITE, 0, true), 3100 * NS);
+	/*
+	 * One write now invalidates the seven other copies. CPU 0 holds one
+	 * itself: an upgrade, no data moves, half the farthest's transfer.
+	 */
+	ck_assert_uint_eq(coh_access(&c, 0, 3000 * NS, LINE_A, COH_WRITE, 0, true), 3050 * NS);
 	ck_assert_uint_eq(s->inval, 7);
 	ck_assert_uint_eq(s->rfo, 1);
+	ck_assert_uint_eq(s->upgrade, 0);
+	/* All read it again; CPU 4 holds none when it writes: the full 100. */
+	for (unsigned int cpu = 0; cpu < 8; cpu++)
+		if (cpu != 4)
+			coh_access(&c, cpu, 4000 * NS, LINE_A, COH_READ, 0, true);
+	ck_assert_uint_eq(coh_access(&c, 4, 5000 * NS, LINE_A, COH_WRITE, 0, true), 5100 * NS);
 }
 END_TEST
 
@@ -204,6 +216,7 @@ static void add_private(void *arg)
 
 struct outcome {
 	uint64_t clock[4];
+	uint64_t instrs[4];
 	uint64_t rmw_xfer;
 };
 
@@ -215,14 +228,16 @@ static void sum(void *ctx, struct coh_line *l, uint64_t line)
 
 static void run(void (*fn)(void *), void **args, unsigned int n, struct outcome *o)
 {
-	ck_assert_int_eq(sim_setup(&toy, n, 1000), 0);
+	ck_assert_int_eq(sim_setup(&toy, n), 0);
 	for (unsigned int i = 0; i < n; i++)
 		sim.vcpus[i].measuring = true;
 	coh_stats_reset(&sim.coh, true);
 	sim_run(fn, args);
 	memset(o, 0, sizeof(*o));
-	for (unsigned int i = 0; i < n; i++)
+	for (unsigned int i = 0; i < n; i++) {
 		o->clock[i] = sim.vcpus[i].clock;
+		o->instrs[i] = sim.vcpus[i].instrs;
+	}
 	coh_for_each_stats(&sim.coh, sum, o);
 	sim_teardown();
 }
@@ -251,9 +266,14 @@ START_TEST(test_runtime_private_lines)
 
 	run(add_private, args, 2, &o);
 	ck_assert_uint_eq(padded[0][0] + padded[1][0], 2000);
-	/* Separate lines: no transfers; 1000 RMWs at 10 ns after a first touch. */
+	/*
+	 * Separate lines: no transfers; 1000 RMWs at 10 ns after a first
+	 * touch, and the loop's instructions at a nanosecond each (the RMW,
+	 * the count, the branch at least).
+	 */
 	ck_assert_uint_eq(o.rmw_xfer, 0);
-	ck_assert_uint_eq(o.clock[0], (200 + 10 + 999 * 10) * NS);
+	ck_assert_uint_ge(o.instrs[0], 3000);
+	ck_assert_uint_eq(o.clock[0], (200 + 10 + 999 * 10 + o.instrs[0]) * NS);
 	ck_assert_uint_eq(o.clock[1], o.clock[0]);
 }
 END_TEST
@@ -274,6 +294,49 @@ START_TEST(test_runtime_spinlock)
 }
 END_TEST
 
+/*
+ * The store buffer (4 entries in the toy): plain stores that miss do not
+ * stall until it is full; a locked RMW waits for every buffered store.
+ */
+static uint64_t burst[8][8] __attribute__((aligned(64)));
+static uint64_t sb_clock[3];
+
+static void store_burst(void *arg)
+{
+	uint64_t t0;
+
+	(void)arg;
+	/* Touch what the measurement itself uses, and drain: t0 starts clean. */
+	WRITE_ONCE(sb_clock[0], 0);
+	__atomic_fetch_add(&padded[0][0], 1, __ATOMIC_SEQ_CST);
+	t0 = sim_self->clock;
+	for (int i = 0; i < 4; i++)
+		WRITE_ONCE(burst[i][0], 1);
+	sb_clock[0] = sim_self->clock - t0;
+	for (int i = 4; i < 8; i++)
+		WRITE_ONCE(burst[i][0], 1);
+	sb_clock[1] = sim_self->clock - t0;
+	__atomic_fetch_add(&padded[0][0], 1, __ATOMIC_SEQ_CST);
+	sb_clock[2] = sim_self->clock - t0;
+}
+
+START_TEST(test_runtime_store_buffer)
+{
+	void *args[1] = { NULL };
+	struct outcome o;
+
+	run(store_burst, args, 1, &o);
+	/* Four first touches (200 ns each) retire at once: instructions only. */
+	ck_assert_uint_lt(sb_clock[0], 100 * NS);
+	/* The next four each wait for the oldest: about one memory latency. */
+	ck_assert_uint_ge(sb_clock[1], 200 * NS);
+	ck_assert_uint_lt(sb_clock[1], 400 * NS);
+	/* The RMW drains the buffer: the eighth store is done 400 ns in. */
+	ck_assert_uint_ge(sb_clock[2], 400 * NS);
+	ck_assert_uint_lt(sb_clock[2], 8 * 200 * NS);
+}
+END_TEST
+
 static Suite *sim_suite(void)
 {
 	Suite *s = suite_create("sim_coherence");
@@ -288,6 +351,7 @@ static Suite *sim_suite(void)
 	tcase_add_test(rt, test_runtime_atomics);
 	tcase_add_test(rt, test_runtime_private_lines);
 	tcase_add_test(rt, test_runtime_spinlock);
+	tcase_add_test(rt, test_runtime_store_buffer);
 	suite_add_tcase(s, rt);
 	return s;
 }

@@ -180,6 +180,13 @@ START_TEST(test_walk_vs_rename_dlock_lru)
 }
 END_TEST
 
+/* The atomic d_count's lockless gets and puts race the locked ones. */
+START_TEST(test_walk_vs_rename_atomic_lru)
+{
+	walk_vs_rename("dcount=atomic,dcache-max-unused=16");
+}
+END_TEST
+
 /* ---- names nobody touches never vanish, whatever their siblings do ---- */
 
 struct churner {
@@ -594,6 +601,7 @@ static Suite *stress_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_walk_vs_rename);
 	tcase_add_test(tc, test_walk_vs_rename_dlock_lru);
+	tcase_add_test(tc, test_walk_vs_rename_atomic_lru);
 	tcase_add_test(tc, test_stable_names_under_churn);
 	tcase_add_test(tc, test_stat_same_path);
 	tcase_add_test(tc, test_shared_table_open_close_dup2);

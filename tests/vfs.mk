@@ -80,6 +80,10 @@ check_PROGRAMS += %D%/check_sim_coherence
 %C%_check_sim_coherence_CFLAGS = $(WARN_CFLAGS) $(PTHREAD_CFLAGS) $(CHECK_CFLAGS)
 %C%_check_sim_coherence_LDFLAGS =
 %C%_check_sim_coherence_LDADD = $(SIM_LDADD) $(CHECK_LIBS)
+%D%/check_sim_coherence.blocks: %D%/check_sim_coherence$(EXEEXT) $(srcdir)/tools/sim/blocks.awk
+	$(AM_V_GEN)$(SIM_BLOCKS)
+check_DATA = %D%/check_sim_coherence.blocks
+CLEANFILES += %D%/check_sim_coherence.blocks
 TESTS += %D%/sim.sh %D%/sim_fstest.sh
 EXTRA_DIST += %D%/sim.sh %D%/sim_fstest.sh
 

@@ -3,8 +3,8 @@
  * vfslab sim: the simulator lives in a helper program, vfslab-sim, built on
  * an instrumented copy of lib/ and vfs/ (two copies of every VFS symbol
  * cannot share one binary); its own cmd_sim() is tools/simrun/cmd.c. vfslab
- * execs it from the directory vfslab runs from, which is the build tree's
- * tools/, or, installed, from the package's libexec directory.
+ * execs it (tools/simrun/helper.c finds it), except for the commands that
+ * measure this machine.
  */
 #include <errno.h>
 #include <limits.h>
@@ -13,31 +13,29 @@
 #include <unistd.h>
 
 #include "tools/cmd.h"
+#include "tools/simrun/calib.h"
 
 int cmd_sim(int argc, char **argv)
 {
-	char self[PATH_MAX], path[PATH_MAX + 16];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char **args = calloc(argc + 2, sizeof(*args));
-	const char *dirs[2];
+	char path[PATH_MAX + 16] = "";
+	char **args;
 
-	if (n <= 0 || !args) {
+	/* These measure this machine: they run here, natively. */
+	if (argc > 1 && !strcmp(argv[1], "calibrate"))
+		return sim_calibrate_cmd(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "validate"))
+		return sim_validate_cmd(argc - 1, argv + 1);
+	args = calloc(argc + 2, sizeof(*args));
+	if (!args || (sim_helper_path(path, sizeof(path)) && !path[0])) {
 		cli_error("sim", "cannot find the vfslab-sim program");
+		free(args);
 		return 1;
 	}
-	self[n] = '\0';
-	*strrchr(self, '/') = '\0';
-	/* Installed, the helper is in libexec; elsewhere, next to vfslab. */
-	dirs[0] = strcmp(self, VFSLAB_BINDIR) ? self : VFSLAB_PKGLIBEXECDIR;
-	dirs[1] = dirs[0] == self ? VFSLAB_PKGLIBEXECDIR : self;
 	args[0] = path;
 	args[1] = "sim";
 	for (int i = 1; i < argc; i++)
 		args[i + 1] = argv[i];
-	for (int i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/vfslab-sim", dirs[i]);
-		execv(path, args);
-	}
+	execv(path, args);
 	cli_error("sim", "cannot run %s: %s", path, strerror(errno));
 	free(args);
 	return 1;

@@ -5,6 +5,9 @@
 
 noinst_LIBRARIES += %D%/libvfslab.a
 %C%_libvfslab_a_CFLAGS = $(AM_CFLAGS) $(LIBEDIT_CFLAGS)
+# Where an installed vfslab finds vfslab-sim (tools/simrun/helper.c).
+%C%_libvfslab_a_CPPFLAGS = $(AM_CPPFLAGS) -DVFSLAB_BINDIR='"$(bindir)"' \
+	-DVFSLAB_PKGLIBEXECDIR='"$(pkglibexecdir)"'
 %C%_libvfslab_a_SOURCES = \
 	%D%/bench/bench.h \
 	%D%/bench/report.c \
@@ -47,8 +50,7 @@ noinst_LIBRARIES += %D%/libvfslab.a
 
 bin_PROGRAMS += %D%/vfslab
 %C%_vfslab_SOURCES = %D%/main.c %D%/cmd_sim.c
-# Where an installed vfslab finds vfslab-sim (tools/cmd_sim.c).
-%C%_vfslab_CPPFLAGS = $(AM_CPPFLAGS) -DVFSLAB_BINDIR='"$(bindir)"' \
-	-DVFSLAB_PKGLIBEXECDIR='"$(pkglibexecdir)"'
-%C%_vfslab_LDADD = %D%/libvfslab.a $(LIBVFS_LDADD) $(LIBEDIT_LIBS) -lm
+# libsimrt.a for the machine profiles (tools/sim/profile.c) calibrate and
+# validate use; nothing else of the machine is linked.
+%C%_vfslab_LDADD = %D%/libvfslab.a $(LIBVFS_LDADD) tools/sim/libsimrt.a $(LIBEDIT_LIBS) -lm
 EXTRA_DIST += %D%/quickstart.sh %D%/figures.sh

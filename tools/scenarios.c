@@ -47,6 +47,25 @@ static const struct scenario scenarios[] = {
 			"one file with a parent dget/dput at each step, the pattern fsnotify had.\n",
 	},
 	{
+		.name = "dcount-atomic",
+		.workload = "dcount",
+		.processes = true,
+		.before = "dcount=dlock",
+		.after = "dcount=atomic",
+		.claim = "an atomic d_count (2013) lets dget and most dputs skip d_lock; "
+			 "dget_parent still takes it",
+		.published = 0,
+		.published_cpus = 0,
+		.source = "Waiman Long, 2013, \"dcache: Translating dentry->d_count to a reference "
+			  "count\" (superseded by lockref); no figure given here",
+		.explain =
+			"The step between d_count under d_lock and lockref: d_count became an atomic,\n"
+			"so dget() is one atomic add and dput() one atomic_add_unless() that only\n"
+			"falls back to d_lock for what may be the last reference. Legitimizing an\n"
+			"RCU walk and dget_parent() - which __fsnotify_parent() called on every\n"
+			"access, the dcount workload's pattern - still took d_lock.\n",
+	},
+	{
 		.name = "file_ref",
 		.workload = "fstat2",
 		.processes = false,

@@ -126,6 +126,19 @@ static struct dentry *__d_alloc(struct vfs *v, const struct qstr *name)
 	return d;
 }
 
+/*
+ * dget_dlock() and friends: d_lock is held. A plain increment is safe when
+ * every other count change takes the lock or cmpxchgs the whole word; with
+ * an atomic d_count (dcount=atomic) lockless gets and puts run beside us.
+ */
+static void d_count_add_locked(struct vfs *v, struct dentry *d, int n)
+{
+	if (v->cfg.dcount == DCOUNT_ATOMIC)
+		lockref_count_add_atomic(dentry_lockref(v, d), n);
+	else
+		lockref_count_add(dentry_lockref(v, d), n);
+}
+
 /* Models d_alloc(): a child of parent, unhashed, with a ref on the parent. */
 struct dentry *d_alloc(struct vfs *v, struct dentry *parent, const struct qstr *name)
 {
@@ -134,8 +147,7 @@ struct dentry *d_alloc(struct vfs *v, struct dentry *parent, const struct qstr *
 	if (!d)
 		return NULL;
 	spin_lock(d_lock(v, parent));
-	/* dget_dlock(): the lock is held, so a plain increment is safe. */
-	lockref_count_add(dentry_lockref(v, parent), 1);
+	d_count_add_locked(v, parent, 1); /* dget_dlock() */
 	*dentry_parent(v, d) = parent;
 	hlist_add_head(dentry_sib(v, d), dentry_children(v, parent));
 	spin_unlock(d_lock(v, parent));
@@ -335,7 +347,7 @@ static bool retain_dentry(struct vfs *v, struct dentry *d, bool locked)
 
 /* ---- dget / dput ---- */
 
-/* Models dget(); the dlock variant is the pre-lockref (2013) dget. */
+/* Models dget(); the dlock and atomic variants are the dgets before lockref. */
 struct dentry *dget(struct vfs *v, struct dentry *d)
 {
 	if (!d)
@@ -344,6 +356,9 @@ struct dentry *dget(struct vfs *v, struct dentry *d)
 		spin_lock(d_lock(v, d));
 		lockref_count_add(dentry_lockref(v, d), 1);
 		spin_unlock(d_lock(v, d));
+	} else if (v->cfg.dcount == DCOUNT_ATOMIC) {
+		/* The caller holds a reference: the count cannot be 0. */
+		lockref_count_add_atomic(dentry_lockref(v, d), 1);
 	} else {
 		lockref_get(dentry_lockref(v, d), lockref_budget(v));
 	}
@@ -357,10 +372,11 @@ bool d_get_not_dead(struct vfs *v, struct dentry *d)
 
 	if (v->cfg.dcount == DCOUNT_LOCKREF)
 		return lockref_get_not_dead(dentry_lockref(v, d), lockref_budget(v));
+	/* Before lockref, legitimizing took d_lock to exclude a killer. */
 	spin_lock(d_lock(v, d));
 	ok = lockref_count(dentry_lockref(v, d)) >= 0;
 	if (ok)
-		lockref_count_add(dentry_lockref(v, d), 1);
+		d_count_add_locked(v, d, 1);
 	spin_unlock(d_lock(v, d));
 	return ok;
 }
@@ -395,7 +411,7 @@ struct dentry *dget_parent(struct vfs *v, struct dentry *d)
 		rcu_read_unlock();
 	}
 	rcu_read_unlock();
-	lockref_count_add(dentry_lockref(v, ret), 1);
+	d_count_add_locked(v, ret, 1);
 	spin_unlock(d_lock(v, ret));
 	return ret;
 }
@@ -456,6 +472,13 @@ static bool fast_dput(struct vfs *v, struct dentry *d)
 		}
 		goto locked;
 	}
+	if (v->cfg.dcount == DCOUNT_ATOMIC) {
+		/* The 2013 dput(): lockless unless it may be the last reference. */
+		if (lockref_count_dec_unless_one(lr))
+			return true;
+		spin_lock(&lr->lock);
+		goto locked;
+	}
 	ret = lockref_put_return(lr, lockref_budget(v));
 	if (unlikely(ret < 0)) {
 		spin_lock(&lr->lock);
@@ -479,7 +502,7 @@ static bool fast_dput(struct vfs *v, struct dentry *d)
 locked:
 	/* Slow path: the count is still ours to drop, under the lock. */
 	if (lockref_count(lr) > 1) {
-		lockref_count_add(lr, -1);
+		d_count_add_locked(v, d, -1);
 		spin_unlock(&lr->lock);
 		return true;
 	}
@@ -585,7 +608,7 @@ static struct dentry *__d_lookup(struct vfs *v, const struct dentry *parent,
 			spin_unlock(d_lock(v, d));
 			continue;
 		}
-		lockref_count_add(dentry_lockref(v, d), 1);
+		d_count_add_locked(v, d, 1);
 		spin_unlock(d_lock(v, d));
 		found = d;
 		break;

@@ -18,7 +18,9 @@ static const char help[] =
 	"dentry=v6.11|v6.10|v6.7|randomize[:SEED]|FILE|PRESET+FIELD@OFF  struct dentry layout\n"
 	"file=v6.15|v6.12|randomize[:SEED]|FILE|PRESET+FIELD@OFF        struct file layout\n"
 	"files=kernel|shared-lock|FILE                                   struct files_struct layout\n"
-	"dcount=lockref|dlock        d_count by lockref cmpxchg, or under d_lock (pre-2013)\n"
+	"dcount=lockref|atomic|dlock d_count by lockref cmpxchg, as an atomic (2013: dget\n"
+	"                            and dput without d_lock, dget_parent under it), or\n"
+	"                            under d_lock (pre-2013)\n"
 	"lockref-retry=N|unbounded   cmpxchg retries before taking the lock (default 100)\n"
 	"fref=file_ref|inc-not-zero  struct file refcount (v6.13+, or the CAS loop before)\n"
 	"alloc-fd=v6.13|v6.10        find_next_fd fast path and conditional clears, or not\n"
@@ -82,6 +84,8 @@ static int apply(struct vfs_config *cfg, const char *key, const char *val, char 
 			cfg->dcount = DCOUNT_LOCKREF;
 		else if (!strcmp(val, "dlock"))
 			cfg->dcount = DCOUNT_DLOCK;
+		else if (!strcmp(val, "atomic"))
+			cfg->dcount = DCOUNT_ATOMIC;
 		else
 			goto bad;
 		return 0;
@@ -229,8 +233,10 @@ void vfs_config_describe(const struct vfs_config *cfg, char *buf, size_t len)
 		 cfg->dentry_layout[0] ? cfg->dentry_layout : layout_default_name(LS_DENTRY),
 		 cfg->file_layout[0] ? cfg->file_layout : layout_default_name(LS_FILE),
 		 cfg->files_layout[0] ? cfg->files_layout : layout_default_name(LS_FILES),
-		 cfg->dcount == DCOUNT_DLOCK ? "dlock" : "lockref", retry,
-		 cfg->fref == FREF_INC_NOT_ZERO ? "inc-not-zero" : "file_ref",
+		 cfg->dcount == DCOUNT_DLOCK  ? "dlock" :
+		 cfg->dcount == DCOUNT_ATOMIC ? "atomic" :
+						"lockref",
+		 retry, cfg->fref == FREF_INC_NOT_ZERO ? "inc-not-zero" : "file_ref",
 		 cfg->alloc_fd == ALLOC_FD_V610 ? "v6.10" : "v6.13", cfg->nr_open,
 		 cfg->dentry_unused_max, cfg->d_hash_shift, cfg->fsnotify_parent ? "on" : "off",
 		 cfg->readdir == READDIR_V66 ? "v6.6" : "v6.14", cfg->tmpfs_size);

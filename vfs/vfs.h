@@ -29,6 +29,7 @@ struct task;
 enum dcount_mode {
 	DCOUNT_LOCKREF, /* d_count in d_lockref, cmpxchg fast path (2013+) */
 	DCOUNT_DLOCK, /* every dget/dput takes d_lock (before lockref) */
+	DCOUNT_ATOMIC, /* an atomic d_count: dget and most dputs lockless (2013) */
 };
 
 enum fref_mode {

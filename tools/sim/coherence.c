@@ -40,10 +40,10 @@ int coh_init(struct coh *c, const struct sim_profile *p, unsigned int ncpus)
 		sim_profile_place(p, i, &c->place[i]);
 	for (int d = 0; d < SIM_DIST_NR; d++)
 		c->xfer_ps[d] = ns_to_ps(p->xfer_ns[d]);
-	c->hit_ps = ns_to_ps(p->hit_ns);
 	c->llc_ps = ns_to_ps(p->llc_ns);
 	c->mem_ps = ns_to_ps(p->mem_ns);
 	c->atomic_ps = ns_to_ps(p->atomic_ns);
+	c->upgrade_pm = (unsigned int)(p->upgrade * 1000 + 0.5);
 	c->mask = (1ull << COH_MIN_SHIFT) - 1;
 	c->tab = tab_alloc(c->mask + 1);
 	return c->tab ? 0 : -1;
@@ -196,6 +196,17 @@ static void sharer_span(const struct coh *c, const struct coh_line *l, unsigned 
 	}
 }
 
+/*
+ * Ownership of a line others hold S: invalidate the farthest copy. If we
+ * hold a copy too, no data moves: an upgrade, a fraction of a transfer.
+ */
+static uint64_t inval_cost(const struct coh *c, uint64_t farthest, bool mine)
+{
+	uint64_t full = farthest > c->llc_ps ? farthest : c->llc_ps;
+
+	return mine ? full * c->upgrade_pm / 1000 : full;
+}
+
 static void sharers_clear(struct coh_line *l)
 {
 	memset(l->sharers, 0, sizeof(l->sharers));
@@ -241,13 +252,13 @@ uint64_t coh_estimate(const struct coh *c, const struct coh_line *l, unsigned in
 	if (l->owner >= 0 && l->owner != (int32_t)cpu)
 		cost = dist_ps(c, l->owner, cpu);
 	else if (l->owner == (int32_t)cpu)
-		cost = c->hit_ps;
+		cost = 0;
 	else if (l->nsharers) {
 		sharer_span(c, l, cpu, &nearest, &farthest);
 		if (kind == COH_READ)
 			cost = nearest <= c->xfer_ps[SIM_DIST_CLUSTER] ? c->llc_ps : nearest;
 		else
-			cost = farthest > c->llc_ps ? farthest : c->llc_ps;
+			cost = inval_cost(c, farthest, coh_has(l, cpu));
 	} else {
 		cost = c->mem_ps;
 	}
@@ -296,7 +307,7 @@ uint64_t coh_miss(struct coh *c, struct coh_line *l, unsigned int cpu, uint64_t 
 		}
 	} else if (l->owner == (int32_t)cpu) {
 		/* Only a read can miss... and it cannot: a write to our E/M line. */
-		cost = c->hit_ps;
+		cost = 0;
 		serial = false;
 	} else if (l->nsharers) {
 		bool mine = coh_has(l, cpu);
@@ -313,7 +324,7 @@ uint64_t coh_miss(struct coh *c, struct coh_line *l, unsigned int cpu, uint64_t 
 			/* Ownership: invalidate every other copy, in parallel. */
 			inval = l->nsharers - mine;
 			upgrade = mine && !inval;
-			cost = farthest > c->llc_ps ? farthest : c->llc_ps;
+			cost = inval_cost(c, farthest, mine);
 			rfo = true;
 			sharers_clear(l);
 			l->owner = cpu;

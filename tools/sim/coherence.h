@@ -5,10 +5,11 @@
  * transfer. A CPU's caches are one private cache of unbounded size (nothing
  * is evicted), so every miss is a coherence miss or a first touch.
  *
- * Costs come from the machine profile: a hit, a clean fetch from the shared
- * cache, a transfer from the CPU holding the line (by distance), the
- * invalidation of S copies (the farthest sharer), a locked RMW's own
- * latency. Transfers of one line are serialised: a request waits until the
+ * Costs come from the machine profile: a clean fetch from the shared cache,
+ * a transfer from the CPU holding the line (by distance), the invalidation
+ * of S copies (the farthest sharer; a fraction of it to upgrade a copy we
+ * hold), a locked RMW's own latency. A hit costs nothing here: its
+ * instruction is in the core model's block time (tools/sim/runtime.c). Transfers of one line are serialised: a request waits until the
  * previous one has finished (busy_until), so contended lines queue.
  */
 #ifndef VFSLAB_TOOLS_SIM_COHERENCE_H
@@ -71,7 +72,8 @@ struct coh {
 	unsigned int ncpus;
 	struct sim_place place[SIM_MAX_CPUS];
 	uint64_t xfer_ps[SIM_DIST_NR];
-	uint64_t hit_ps, llc_ps, mem_ps, atomic_ps;
+	uint64_t llc_ps, mem_ps, atomic_ps;
+	unsigned int upgrade_pm; /* an upgrade's cost, per mille of a transfer */
 	bool counting;
 	/* Called when a line with waiters is written by another CPU. */
 	void (*wake)(uint64_t line, uint64_t when);
@@ -129,9 +131,9 @@ static inline uint64_t coh_hit(struct coh *c, struct coh_line *l, uint64_t now, 
 			st->rmws++;
 	}
 	if (kind == COH_READ)
-		return now + c->hit_ps;
+		return now;
 	l->dirty = 1;
-	return now + (kind == COH_RMW ? c->atomic_ps : c->hit_ps);
+	return now + (kind == COH_RMW ? c->atomic_ps : 0);
 }
 
 /*

@@ -10,7 +10,8 @@
 # sanitizer flags here: ASan cannot follow our stack switches and
 # -fsanitize=thread excludes -fsanitize=address anyway.
 
-SIM_TSAN_CFLAGS = -fsanitize=thread --param tsan-instrument-func-entry-exit=0 -Wno-tsan
+SIM_TSAN_CFLAGS = -fsanitize=thread --param tsan-instrument-func-entry-exit=0 -Wno-tsan \
+	-fsanitize-coverage=trace-pc
 
 noinst_LIBRARIES += %D%/libvfssim.a %D%/libsimrt.a
 %C%_libvfssim_a_SOURCES = $(LIB_PORTABLE_SOURCES) $(vfs_libvfs_a_SOURCES)
@@ -19,6 +20,7 @@ noinst_LIBRARIES += %D%/libvfssim.a %D%/libsimrt.a
 
 %C%_libsimrt_a_SOURCES = \
 	%D%/alloc.c \
+	%D%/blocks.c \
 	%D%/coherence.c \
 	%D%/coherence.h \
 	%D%/profile.c \
@@ -32,3 +34,9 @@ noinst_LIBRARIES += %D%/libvfssim.a %D%/libsimrt.a
 %C%_libsimrt_a_CFLAGS = $(WARN_CFLAGS) $(PTHREAD_CFLAGS)
 
 SIM_LDADD = %D%/libvfssim.a %D%/libsimrt.a $(PTHREAD_LIBS) -lm
+
+# The core model's block table (tools/sim/blocks.awk), beside each program
+# linked on the simulated copy of lib/ and vfs/.
+SIM_BLOCKS = $(OBJDUMP) -d --no-show-raw-insn $< | $(AWK) -f $(srcdir)/%D%/blocks.awk > $@.tmp && \
+	mv $@.tmp $@
+EXTRA_DIST += %D%/blocks.awk

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The machine profiles. Every number below comes from a published
- * measurement, named next to it; none was chosen by looking at what the
- * seeds' scenarios then predict. Where no figure for the machine itself was
- * found, the nearest published one is used and marked PROXY, and the
- * profile's notes say so in every report.
+ * The machine profiles: the built-in ones, written in the profile file
+ * format (`key = value`, `#` comments), and its parser. Every number below
+ * comes from a published measurement or from one vfslab made on its own
+ * host with `vfslab sim calibrate`, named next to it; none was chosen by
+ * looking at what the seeds' scenarios then predict. Where no figure for
+ * the machine itself was found, the nearest one is used and marked PROXY,
+ * and the profile's notes say so in every report.
  *
  * Sources (the short names used below):
  *  [KC-W9]   KCORES/core-to-core-latency-plus, results/"Intel Xeon W9-3475X
@@ -30,121 +32,416 @@
  *  [CNC-SPR] Chips and Cheese, "Sapphire Rapids: Golden Cove Hits Servers"
  *            (Xeon Platinum 8480): maximum boost clock 3.8 GHz.
  *  [INTEL-OPT] Intel 64 and IA-32 Architectures Optimization Reference
- *            Manual: Golden Cove L1D load-to-use 5 cycles; PAUSE latency of
- *            about 140 cycles since Skylake.
- *  [AMD-19H] AMD Software Optimization Guide for Family 19h (Zen 4): L1D
- *            load-to-use 4 cycles; EPYC 9754 product page: boost 3.1 GHz.
- *  [ARM-A76] Arm Cortex-A76 Software Optimization Guide: L1D load-to-use 4
- *            cycles (TaiShan v110 is a Cortex-A76-class core).
+ *            Manual: PAUSE latency of about 140 cycles since Skylake; the
+ *            Skylake server core's store buffer has 56 entries.
+ *  [INTEL-AD21] Intel Architecture Day 2021, Golden Cove core: 114-entry
+ *            store buffer.
+ *  [AMD-19H] AMD Software Optimization Guide for Family 19h: 64-entry
+ *            store queue; EPYC 9754 product page: boost 3.1 GHz.
+ *  [ARK-6248] Intel ARK, Xeon Gold 6248: 20 cores, max turbo 3.9 GHz (the
+ *            f_count seed's Intel machine: 40 CPUs).
  *  [AT-ROME] AnandTech, "AMD Rome Second Generation EPYC Review", memory
  *            latency page: 128 MB full random ~122 ns (NPS1).
  *  [ORCL]    Oracle Linux blog, "Syscall latency... and some uses of
  *            speculative execution" (2023): getpid() 191 ns on Skylake-X.
+ *  [ZEN3-LC] shared/research/timing-model-notes.md section 2: one-way
+ *            handoff on a Zen 3 EPYC, waiter loads then CASes vs CASes only:
+ *            212-247 vs 117-141 ns across CCDs (1.8x: the S->M upgrade
+ *            costs 0.8 of a transfer).
+ *  [HOST]    `vfslab sim calibrate` on this project's build machine (an
+ *            Intel Xeon with AMX, Sapphire Rapids class, 2 vCPUs under KVM),
+ *            2026-12-01; the calibration file is tools/sim/host.prof and
+ *            the README's validation section gives the command. Its
+ *            cycles per instruction come from the single-CPU time of the
+ *            bench workloads natively against the instructions the
+ *            simulator counts for them; its upgrade fraction from the
+ *            load-then-CAS against the CAS-only ping-pong.
  *
  * Modelling rules rather than parameters (so not separately sourced):
  *  - a clean line read from the shared cache costs the transfer latency
  *    inside the reader's cluster (a CAS ping-pong between two cores of one
  *    cluster is a round trip through that cache);
- *  - invalidating S copies costs the transfer latency to the farthest
- *    sharer (the snoops go out in parallel);
- *  - a full fence costs one locked RMW (x86 smp_mb() is a locked add).
+ *  - invalidating S copies for a write miss costs the transfer latency to
+ *    the farthest sharer (the snoops go out in parallel); an upgrade of
+ *    our own S copy costs `upgrade` of that;
+ *  - a full fence costs one locked RMW (x86 smp_mb() is a locked add) and
+ *    drains the store buffer, as a locked RMW does;
+ *  - an L1 hit costs nothing beyond its instruction (out-of-order cores
+ *    hide it; Sniper's one-IPC model does the same).
  */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/compiler.h"
 #include "tools/sim/profile.h"
 
-static const struct sim_profile profiles[] = {
-	{
-		.name = "spr",
-		.machine = "2 x Xeon Platinum 8480+-like (Sapphire Rapids, 56 cores, SMT2)",
-		.threads_per_core = 2,
-		.cores_per_cluster = 56, /* one mesh LLC per socket */
-		.clusters_per_die = 1,
-		.dies_per_socket = 1,
-		.sockets = 2,
-		.ghz = 3.8, /* [CNC-SPR] */
-		.xfer_ns = {
-			[SIM_DIST_SELF] = 0,
-			[SIM_DIST_SMT] = 4.3, /* [AT-ADL] */
-			[SIM_DIST_CLUSTER] = 53.3, /* [KC-W9] median */
-			[SIM_DIST_DIE] = 53.3,
-			[SIM_DIST_SOCKET] = 53.3,
-			[SIM_DIST_REMOTE] = 108, /* [NV] Ice Lake-SP 2S: PROXY */
-		},
-		.hit_ns = 5 / 3.8, /* [INTEL-OPT] 5 cycles at [CNC-SPR] clock */
-		.llc_ns = 53.3, /* rule: in-cluster transfer */
-		.mem_ns = 122, /* [AT-ROME]: PROXY */
-		.atomic_ns = 19 / 3.8, /* [UOPS] 19 cycles */
-		.pause_ns = 140 / 3.8, /* [INTEL-OPT] */
-		.syscall_ns = 191, /* [ORCL] Skylake-X: PROXY */
-		.notes = "proxies: cross-socket (Ice Lake-SP), DRAM (Rome), syscall (Skylake-X)",
-	},
-	{
-		.name = "zen4",
-		.machine = "2 x EPYC 9754 (Zen 4c Bergamo, 128 cores, 8-core CCX, SMT2)",
-		.threads_per_core = 2,
-		.cores_per_cluster = 8, /* a CCX: one L3 */
-		.clusters_per_die = 2, /* a Zen 4c CCD holds two CCX */
-		.dies_per_socket = 8,
-		.sockets = 2,
-		.ghz = 3.1, /* [AMD-19H] */
-		.xfer_ns = {
-			[SIM_DIST_SELF] = 0,
-			[SIM_DIST_SMT] = 5.3, /* [NV] Zen 4 hyperthreads */
-			[SIM_DIST_CLUSTER] = 32, /* [KC-9754] 29-38 ns */
-			[SIM_DIST_DIE] = 110, /* [KC-9754] 103-117 ns */
-			[SIM_DIST_SOCKET] = 110, /* [KC-9754] 103-117 ns */
-			[SIM_DIST_REMOTE] = 204, /* [KC-9754] 196-213 ns */
-		},
-		.hit_ns = 4 / 3.1, /* [AMD-19H] 4 cycles */
-		.llc_ns = 32, /* rule: in-cluster transfer */
-		.mem_ns = 122, /* [AT-ROME]: PROXY */
-		.atomic_ns = 5.3, /* [NV] SMT-sibling CAS: a locked CAS on an L1 line */
-		.pause_ns = 140 / 3.1, /* [INTEL-OPT] cycles: PROXY for Zen 4 */
-		.syscall_ns = 191, /* [ORCL] Skylake-X: PROXY */
-		.notes = "proxies: DRAM (Rome), PAUSE (Intel cycles), syscall (Skylake-X)",
-	},
-	{
-		.name = "kunpeng920",
-		.machine = "2 x Kunpeng 920-6426 (TaiShan v110, 64 cores, 2 dies, 4-core clusters)",
-		.threads_per_core = 1,
-		.cores_per_cluster = 4,
-		.clusters_per_die = 8,
-		.dies_per_socket = 2,
-		.sockets = 2,
-		.ghz = 2.6, /* [NV] 920-6426 @ 2.6GHz */
-		.xfer_ns = {
-			[SIM_DIST_SELF] = 0,
-			[SIM_DIST_SMT] = 32.5, /* no SMT */
-			[SIM_DIST_CLUSTER] = 32.5, /* [NV] 30-34 ns */
-			[SIM_DIST_DIE] = 36, /* [NV] 33-38 ns */
-			[SIM_DIST_SOCKET] = 80, /* [NV] 73-88 ns */
-			[SIM_DIST_REMOTE] = 80, /* no 2-socket figure: PROXY */
-		},
-		.hit_ns = 4 / 2.6, /* [ARM-A76] 4 cycles: PROXY core */
-		.llc_ns = 36, /* rule: in-die transfer (the L3 is per die) */
-		.mem_ns = 122, /* [AT-ROME]: PROXY */
-		.atomic_ns = 19 / 2.6, /* [UOPS] x86 cycles: PROXY */
-		.pause_ns = 1 / 2.6, /* arm64 cpu_relax() is one YIELD */
-		.syscall_ns = 191, /* [ORCL] Skylake-X: PROXY */
-		.notes = "proxies: cross-socket (= cross-die), L1 (Cortex-A76), atomics "
-			 "(x86 cycles), DRAM (Rome), syscall (Skylake-X)",
-	},
+static const char *const builtin_text[] = {
+	"name = spr\n"
+	"machine = 2 x Xeon Platinum 8480+-like (Sapphire Rapids, 56 cores, SMT2)\n"
+	"notes = proxies: cross-socket (Ice Lake-SP), DRAM (Rome), syscall (Skylake-X)\n"
+	"threads_per_core = 2\n"
+	"cores_per_cluster = 56   # one mesh LLC per socket\n"
+	"clusters_per_die = 1\n"
+	"dies_per_socket = 1\n"
+	"sockets = 2\n"
+	"ghz = 3.8                # [CNC-SPR]\n"
+	"cpi = 0.5              # [HOST] an Intel core of the same generation\n"
+	"xfer_smt_ns = 4.3        # [AT-ADL]\n"
+	"xfer_cluster_ns = 53.3   # [KC-W9] median\n"
+	"xfer_die_ns = 53.3\n"
+	"xfer_socket_ns = 53.3\n"
+	"xfer_remote_ns = 108     # [NV] Ice Lake-SP 2S: PROXY\n"
+	"llc_ns = 53.3            # rule: in-cluster transfer\n"
+	"mem_ns = 122             # [AT-ROME]: PROXY\n"
+	"atomic_ns = 5.0          # [UOPS] 19 cycles at 3.8 GHz\n"
+	"upgrade = 0.6          # [HOST] an Intel core of the same generation\n"
+	"pause_ns = 36.8          # [INTEL-OPT] 140 cycles at 3.8 GHz\n"
+	"syscall_ns = 191         # [ORCL] Skylake-X: PROXY\n"
+	"store_buffer = 114       # [INTEL-AD21]\n",
+
+	"name = zen4\n"
+	"machine = 2 x EPYC 9754 (Zen 4c Bergamo, 128 cores, 8-core CCX, SMT2)\n"
+	"notes = proxies: DRAM (Rome), PAUSE (Intel cycles), syscall (Skylake-X), "
+	"cycles per instruction (the Intel host), upgrade (Zen 3)\n"
+	"threads_per_core = 2\n"
+	"cores_per_cluster = 8    # a CCX: one L3\n"
+	"clusters_per_die = 2     # a Zen 4c CCD holds two CCX\n"
+	"dies_per_socket = 8\n"
+	"sockets = 2\n"
+	"ghz = 3.1                # [AMD-19H]\n"
+	"cpi = 0.5              # [HOST]: PROXY\n"
+	"xfer_smt_ns = 5.3        # [NV] Zen 4 hyperthreads\n"
+	"xfer_cluster_ns = 32     # [KC-9754] 29-38 ns\n"
+	"xfer_die_ns = 110        # [KC-9754] 103-117 ns\n"
+	"xfer_socket_ns = 110     # [KC-9754] 103-117 ns\n"
+	"xfer_remote_ns = 204     # [KC-9754] 196-213 ns\n"
+	"llc_ns = 32              # rule: in-cluster transfer\n"
+	"mem_ns = 122             # [AT-ROME]: PROXY\n"
+	"atomic_ns = 5.3          # [NV] SMT-sibling CAS: a locked CAS on an L1 line\n"
+	"upgrade = 0.8            # [ZEN3-LC]: PROXY\n"
+	"pause_ns = 45.2          # [INTEL-OPT] 140 cycles at 3.1 GHz: PROXY\n"
+	"syscall_ns = 191         # [ORCL] Skylake-X: PROXY\n"
+	"store_buffer = 64        # [AMD-19H]\n",
+
+	"name = clx\n"
+	"machine = 2 x Xeon Gold 6248 (Cascade Lake, 20 cores, SMT off: 40 CPUs)\n"
+	"notes = proxies: DRAM (Rome), atomics (Golden Cove cycles), cycles per instruction "
+	"and upgrade (the Intel host)\n"
+	"threads_per_core = 1\n"
+	"cores_per_cluster = 20   # one mesh LLC per socket\n"
+	"clusters_per_die = 1\n"
+	"dies_per_socket = 1\n"
+	"sockets = 2\n"
+	"ghz = 3.9                # [ARK-6248] maximum turbo\n"
+	"cpi = 0.5              # [HOST]: PROXY\n"
+	"xfer_smt_ns = 48         # no SMT\n"
+	"xfer_cluster_ns = 48     # [NV] Gold 6242 same socket, 44-52 ns\n"
+	"xfer_die_ns = 48\n"
+	"xfer_socket_ns = 48\n"
+	"xfer_remote_ns = 141     # [NV] Gold 6242 cross-socket, 138-145 ns\n"
+	"llc_ns = 48              # rule: in-cluster transfer\n"
+	"mem_ns = 122             # [AT-ROME]: PROXY\n"
+	"atomic_ns = 4.9          # [UOPS] 19 cycles at 3.9 GHz: PROXY\n"
+	"upgrade = 0.6          # [HOST]: PROXY\n"
+	"pause_ns = 35.9          # [INTEL-OPT] 140 cycles (Skylake and later) at 3.9 GHz\n"
+	"syscall_ns = 191         # [ORCL] Skylake-X, the same core\n"
+	"store_buffer = 56        # [INTEL-OPT] Skylake server: 56 entries\n",
+
+	"name = kunpeng920\n"
+	"machine = 2 x Kunpeng 920-6426 (TaiShan v110, 64 cores, 2 dies, 4-core clusters)\n"
+	"notes = proxies: cross-socket (= cross-die), atomics (x86 cycles), DRAM (Rome), "
+	"syscall (Skylake-X), cycles per instruction and upgrade (the Intel host), "
+	"store buffer (Zen 4)\n"
+	"threads_per_core = 1\n"
+	"cores_per_cluster = 4\n"
+	"clusters_per_die = 8\n"
+	"dies_per_socket = 2\n"
+	"sockets = 2\n"
+	"ghz = 2.6                # [NV] 920-6426 @ 2.6GHz\n"
+	"cpi = 0.5              # [HOST]: PROXY\n"
+	"xfer_smt_ns = 32.5       # no SMT\n"
+	"xfer_cluster_ns = 32.5   # [NV] 30-34 ns\n"
+	"xfer_die_ns = 36         # [NV] 33-38 ns\n"
+	"xfer_socket_ns = 80      # [NV] 73-88 ns\n"
+	"xfer_remote_ns = 80      # no 2-socket figure: PROXY\n"
+	"llc_ns = 36              # rule: in-die transfer (the L3 is per die)\n"
+	"mem_ns = 122             # [AT-ROME]: PROXY\n"
+	"atomic_ns = 7.3          # [UOPS] 19 x86 cycles at 2.6 GHz: PROXY\n"
+	"upgrade = 0.6          # [HOST]: PROXY\n"
+	"pause_ns = 0.4           # arm64 cpu_relax() is one YIELD\n"
+	"syscall_ns = 191         # [ORCL] Skylake-X: PROXY\n"
+	"store_buffer = 64        # [AMD-19H]: PROXY\n",
 };
+
+static struct sim_profile builtin[ARRAY_SIZE(builtin_text)];
+static bool builtin_ready;
+
+enum kind { K_STR, K_UINT, K_DOUBLE };
+
+#define F(key, kind, member)                                      \
+	{                                                         \
+		key, kind, offsetof(struct sim_profile, member),  \
+			sizeof(((struct sim_profile *)0)->member) \
+	}
+static const struct field {
+	const char *key;
+	enum kind kind;
+	size_t off, size;
+} fields[] = {
+	F("name", K_STR, name),
+	F("machine", K_STR, machine),
+	F("notes", K_STR, notes),
+	F("threads_per_core", K_UINT, threads_per_core),
+	F("cores_per_cluster", K_UINT, cores_per_cluster),
+	F("clusters_per_die", K_UINT, clusters_per_die),
+	F("dies_per_socket", K_UINT, dies_per_socket),
+	F("sockets", K_UINT, sockets),
+	F("ghz", K_DOUBLE, ghz),
+	F("cpi", K_DOUBLE, cpi),
+	F("xfer_smt_ns", K_DOUBLE, xfer_ns[SIM_DIST_SMT]),
+	F("xfer_cluster_ns", K_DOUBLE, xfer_ns[SIM_DIST_CLUSTER]),
+	F("xfer_die_ns", K_DOUBLE, xfer_ns[SIM_DIST_DIE]),
+	F("xfer_socket_ns", K_DOUBLE, xfer_ns[SIM_DIST_SOCKET]),
+	F("xfer_remote_ns", K_DOUBLE, xfer_ns[SIM_DIST_REMOTE]),
+	F("llc_ns", K_DOUBLE, llc_ns),
+	F("mem_ns", K_DOUBLE, mem_ns),
+	F("atomic_ns", K_DOUBLE, atomic_ns),
+	F("upgrade", K_DOUBLE, upgrade),
+	F("pause_ns", K_DOUBLE, pause_ns),
+	F("syscall_ns", K_DOUBLE, syscall_ns),
+	F("store_buffer", K_UINT, store_buffer),
+};
+#undef F
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		*--e = '\0';
+	return s;
+}
+
+/* Sanity bounds: a value outside them is a typo, not a machine. */
+static bool in_range(const struct field *f, double v)
+{
+	if (f->kind == K_UINT)
+		return v >= 1 && v <= 4096;
+	if (!strcmp(f->key, "upgrade"))
+		return v >= 0 && v <= 4;
+	if (!strcmp(f->key, "ghz"))
+		return v > 0.1 && v <= 10;
+	if (!strcmp(f->key, "cpi"))
+		return v > 0.01 && v <= 20;
+	return v >= 0 && v <= 1e6;
+}
+
+static int set_field(struct sim_profile *p, const struct field *f, const char *val, char *err,
+		     size_t errlen, unsigned int lineno)
+{
+	char *base = (char *)p + f->off, *end;
+	double d;
+
+	if (f->kind == K_STR) {
+		if (strlen(val) >= f->size) {
+			snprintf(err, errlen, "line %u: %s is longer than %zu characters", lineno,
+				 f->key, f->size - 1);
+			return -1;
+		}
+		strcpy(base, val);
+		return 0;
+	}
+	errno = 0;
+	d = strtod(val, &end);
+	if (end == val || *end || errno || !in_range(f, d) ||
+	    (f->kind == K_UINT && d != (unsigned int)d)) {
+		snprintf(err, errlen, "line %u: %s = '%s' is not a valid value", lineno, f->key,
+			 val);
+		return -1;
+	}
+	if (f->kind == K_UINT)
+		*(unsigned int *)(void *)base = (unsigned int)d;
+	else
+		*(double *)(void *)base = d;
+	return 0;
+}
+
+int sim_profile_parse(struct sim_profile *p, const char *text, char *err, size_t errlen)
+{
+	bool seen[ARRAY_SIZE(fields)] = { false };
+	char *copy = strdup(text), *line, *save = NULL;
+	unsigned int lineno = 0;
+	int ret = -1;
+
+	if (!copy) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	memset(p, 0, sizeof(*p));
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *hash, *eq, *key, *val;
+		size_t i;
+
+		lineno++;
+		/* A comment starts at '#' except in the free-text values. */
+		eq = strchr(line, '=');
+		hash = strchr(line, '#');
+		if (hash && (!eq || hash < eq))
+			*hash = '\0';
+		key = trim(line);
+		if (!*key)
+			continue;
+		if (!eq) {
+			snprintf(err, errlen, "line %u: expected `key = value`", lineno);
+			goto out;
+		}
+		*eq = '\0';
+		key = trim(key);
+		val = eq + 1;
+		for (i = 0; i < ARRAY_SIZE(fields); i++)
+			if (!strcmp(fields[i].key, key))
+				break;
+		if (i == ARRAY_SIZE(fields)) {
+			snprintf(err, errlen, "line %u: unknown key '%s'", lineno, key);
+			goto out;
+		}
+		if (fields[i].kind != K_STR && (hash = strchr(val, '#')))
+			*hash = '\0';
+		if (seen[i]) {
+			snprintf(err, errlen, "line %u: %s given twice", lineno, key);
+			goto out;
+		}
+		seen[i] = true;
+		if (set_field(p, &fields[i], trim(val), err, errlen, lineno))
+			goto out;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
+		if (!seen[i]) {
+			snprintf(err, errlen, "%s is missing", fields[i].key);
+			goto out;
+		}
+	}
+	p->xfer_ns[SIM_DIST_SELF] = 0;
+	ret = 0;
+out:
+	free(copy);
+	return ret;
+}
+
+int sim_profile_load(struct sim_profile *p, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	size_t n;
+	int ret;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	buf = malloc(1 << 16);
+	n = buf ? fread(buf, 1, (1 << 16) - 1, f) : 0;
+	if (!buf || ferror(f) || n == (1 << 16) - 1) {
+		snprintf(err, errlen, "%s: %s", path,
+			 !buf	   ? "out of memory" :
+			 ferror(f) ? strerror(errno) :
+				     "too long");
+		fclose(f);
+		free(buf);
+		return -1;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (memchr(buf, '\0', n)) {
+		snprintf(err, errlen, "%s: not a text file", path);
+		free(buf);
+		return -1;
+	}
+	ret = sim_profile_parse(p, buf, err, errlen);
+	if (ret) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "%s", err);
+		snprintf(err, errlen, "%s: %s", path, msg);
+	}
+	free(buf);
+	return ret;
+}
+
+void sim_profile_write(FILE *f, const struct sim_profile *p)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
+		const char *base = (const char *)p + fields[i].off;
+
+		if (fields[i].kind == K_STR)
+			fprintf(f, "%s = %s\n", fields[i].key, base);
+		else if (fields[i].kind == K_UINT)
+			fprintf(f, "%s = %u\n", fields[i].key,
+				*(const unsigned int *)(const void *)base);
+		else
+			fprintf(f, "%s = %.4g\n", fields[i].key,
+				*(const double *)(const void *)base);
+	}
+}
+
+static void builtin_init(void)
+{
+	char err[256];
+
+	if (builtin_ready)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(builtin_text); i++) {
+		if (sim_profile_parse(&builtin[i], builtin_text[i], err, sizeof(err))) {
+			fprintf(stderr, "vfslab sim: built-in profile %zu: %s\n", i, err);
+			abort();
+		}
+	}
+	builtin_ready = true;
+}
 
 const struct sim_profile *sim_profile_all(unsigned int *nr)
 {
-	*nr = ARRAY_SIZE(profiles);
-	return profiles;
+	builtin_init();
+	*nr = ARRAY_SIZE(builtin);
+	return builtin;
 }
 
 const struct sim_profile *sim_profile_find(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(profiles); i++)
-		if (!strcmp(profiles[i].name, name))
-			return &profiles[i];
+	builtin_init();
+	for (size_t i = 0; i < ARRAY_SIZE(builtin); i++)
+		if (!strcmp(builtin[i].name, name))
+			return &builtin[i];
 	return NULL;
+}
+
+const struct sim_profile *sim_profile_get(const char *spec, char *err, size_t errlen)
+{
+	const struct sim_profile *b = sim_profile_find(spec);
+	struct sim_profile *p;
+
+	if (b)
+		return b;
+	if (!strchr(spec, '/') && !strchr(spec, '.')) {
+		snprintf(err, errlen, "unknown profile '%s' (spr, zen4, kunpeng920, or a file)",
+			 spec);
+		return NULL;
+	}
+	p = malloc(sizeof(*p));
+	if (!p) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (sim_profile_load(p, spec, err, errlen)) {
+		free(p);
+		return NULL;
+	}
+	return p; /* lives as long as the command */
 }
 
 static unsigned int cores_per_socket(const struct sim_profile *p)

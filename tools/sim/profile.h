@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Machine profiles for the simulator: a topology (SMT threads, clusters that
- * share a last-level cache, dies, sockets) and the published latencies the
- * coherence model charges. Every number is cited in tools/sim/profile.c.
+ * share a last-level cache, dies, sockets), the core's speed on this code
+ * and the latencies the coherence model charges. A profile is a small text
+ * file of `key = value` lines (the built-in ones in tools/sim/profile.c are
+ * written the same way, with every number's source beside it);
+ * `vfslab sim calibrate` writes one for the machine it runs on.
  */
 #ifndef VFSLAB_TOOLS_SIM_PROFILE_H
 #define VFSLAB_TOOLS_SIM_PROFILE_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* How far apart two CPUs are: the closest level they share. */
 enum sim_dist {
@@ -21,8 +26,9 @@ enum sim_dist {
 };
 
 struct sim_profile {
-	const char *name;
-	const char *machine; /* what it models, in words */
+	char name[32];
+	char machine[160]; /* what it models, in words */
+	char notes[256]; /* which figures are proxies, for the report */
 	/* Topology, Linux CPU numbering: thread 0 of every core first. */
 	unsigned int threads_per_core;
 	unsigned int cores_per_cluster;
@@ -30,20 +36,43 @@ struct sim_profile {
 	unsigned int dies_per_socket;
 	unsigned int sockets;
 	double ghz;
+	/*
+	 * Cycles per instruction of the VFS code between memory events: the
+	 * core model charges every basic block its instruction count times
+	 * this (L1 hits are hidden in it, as in an out-of-order core).
+	 */
+	double cpi;
 	/* ns. A cache-to-cache transfer between CPUs at each distance. */
 	double xfer_ns[SIM_DIST_NR];
-	double hit_ns; /* a load or store that hits the private cache */
 	double llc_ns; /* a clean line from the shared cache */
 	double mem_ns; /* a line nobody holds (first touch) */
 	double atomic_ns; /* a locked RMW on a line already held exclusively */
+	/*
+	 * Taking ownership of a line this CPU already holds shared (a load,
+	 * then a locked RMW on the same line): the invalidation's cost as a
+	 * fraction of a transfer at the farthest sharer's distance.
+	 */
+	double upgrade;
 	double pause_ns; /* one cpu_relax() */
 	double syscall_ns; /* syscall entry plus exit */
-	const char *notes; /* which figures are proxies, for the report */
+	unsigned int store_buffer; /* entries: plain stores retire into it */
 };
 
 const struct sim_profile *sim_profile_find(const char *name);
 const struct sim_profile *sim_profile_all(unsigned int *nr);
 unsigned int sim_profile_cpus(const struct sim_profile *p);
+
+/*
+ * Parse a profile's text into @p. 0, or -1 with a message naming the line
+ * in @err. Every key is required: a profile says where each number is from.
+ */
+int sim_profile_parse(struct sim_profile *p, const char *text, char *err, size_t errlen);
+/* Read one from @path (see sim_profile_parse). */
+int sim_profile_load(struct sim_profile *p, const char *path, char *err, size_t errlen);
+/* Write @p in the same format. */
+void sim_profile_write(FILE *f, const struct sim_profile *p);
+/* A built-in profile by name or a file by path (a name wins). NULL after @err. */
+const struct sim_profile *sim_profile_get(const char *spec, char *err, size_t errlen);
 
 /* Where Linux would number CPU @cpu on this machine. */
 struct sim_place {

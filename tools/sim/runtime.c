@@ -7,8 +7,7 @@
  *
  * The scheduling check comes before an access, and an atomic's effect is
  * applied before its cost is charged: an access happens when its vCPU is
- * (to within the quantum) the earliest one, and a contended line's next
- * user queues behind it.
+ * the earliest one, and a contended line's next user queues behind it.
  */
 #include <stdint.h>
 #include <string.h>
@@ -33,6 +32,23 @@ static __always_inline bool on_stack(uintptr_t a)
 	return a - sim.stack_lo < sim.stack_span;
 }
 
+static __always_inline void charge_instrs(struct sim_vcpu *v, uint64_t n)
+{
+	uint64_t fs = n * sim.instr_fs + v->instr_rem;
+
+	v->instrs += n;
+	v->clock += fs / 1000;
+	v->instr_rem = fs % 1000;
+}
+
+/*
+ * The C library's string and memory routines are not instrumented: count
+ * them as glibc's vectorised versions run, a call's set-up and tail plus
+ * one 16-byte step per 16 bytes.
+ */
+#define SIM_LIBC_CALL_INSTRS 10
+#define SIM_LIBC_BYTES_PER_INSTR 16
+
 /* Note a read hit for spin detection (struct sim_vcpu). */
 static __always_inline void spin_track(struct sim_vcpu *v, uint64_t line)
 {
@@ -47,19 +63,78 @@ static __always_inline void spin_track(struct sim_vcpu *v, uint64_t line)
 		v->spin_lines[v->nspin++] = line;
 }
 
+/* Wait until every buffered store is done (a locked RMW, a fence). */
+static __always_inline void sb_drain(struct sim_vcpu *v)
+{
+	if (v->sb_n) {
+		if (v->sb_last > v->clock)
+			v->clock = v->sb_last;
+		v->sb_n = 0;
+	}
+}
+
 /*
- * One line, for @v at its clock. A miss on a line that is still busy with
- * earlier transfers takes the next slot in its queue and waits for it, in
- * virtual time, letting the other vCPUs run: the line's holder keeps using
- * it until then, and the access sees memory as it is when it is served.
+ * A store that misses retires into the store buffer (x86-TSO): the vCPU
+ * goes on at once while its ownership request proceeds, and stalls only
+ * when the buffer is full. The line becomes ours when the request is
+ * issued, as the directory then forwards later requests to us; it is
+ * usable (and the store done) when the transfer completes.
+ */
+static void store_miss(struct sim_vcpu *v, struct coh_line *l, uintptr_t a, uintptr_t pc)
+{
+	uint64_t done;
+
+	while (v->sb_n && v->sb[v->sb_head] <= v->clock) {
+		v->sb_head = (v->sb_head + 1) % SIM_SB_MAX;
+		v->sb_n--;
+	}
+	if (v->sb_n >= sim.sb_depth) {
+		v->clock = v->sb[v->sb_head];
+		v->sb_head = (v->sb_head + 1) % SIM_SB_MAX;
+		v->sb_n--;
+		v->sb_stalls++;
+		/* Later in time now: let whoever is earlier go first. */
+		if (v->clock > sim.limit) {
+			sim_resched();
+			l = coh_line_get(&sim.coh, a >> SIM_LINE_SHIFT);
+			if (coh_is_hit(l, v->id, COH_WRITE))
+				return (void)coh_hit(&sim.coh, l, v->clock, COH_WRITE,
+						     v->measuring);
+		}
+	}
+	done = coh_miss(&sim.coh, l, v->id, v->clock, COH_WRITE, a & 63, pc, v->measuring, v->clock,
+			false);
+	/* Stores complete in program order. */
+	if (done < v->sb_last)
+		done = v->sb_last;
+	v->sb[(v->sb_head + v->sb_n) % SIM_SB_MAX] = done;
+	v->sb_n++;
+	v->sb_last = done;
+}
+
+/*
+ * One line, for @v at its clock. A miss on a line that is still busy with earlier transfers takes the next slot in its queue
+ * and waits for it, in virtual time, letting the other vCPUs run: the
+ * line's holder keeps using it until then, and the access sees memory as
+ * it is when it is served.
  */
 static void acquire(struct sim_vcpu *v, uintptr_t a, enum coh_kind kind, uintptr_t pc)
 {
 	struct coh *c = &sim.coh;
-	uint64_t line = a >> SIM_LINE_SHIFT, issued = v->clock;
+	uint64_t line = a >> SIM_LINE_SHIFT, issued;
 	struct coh_line *l = coh_line_get(c, line);
 	bool serial, remote;
 
+	sim.accesses++;
+	/* A locked RMW first waits for the store buffer to drain. */
+	if (kind == COH_RMW && v->sb_n) {
+		sb_drain(v);
+		if (v->clock > sim.limit) {
+			sim_resched();
+			l = coh_line_get(c, line); /* the table may have grown */
+		}
+	}
+	issued = v->clock;
 	if (likely(coh_is_hit(l, v->id, kind))) {
 		v->clock = coh_hit(c, l, issued, kind, v->measuring);
 		if (kind == COH_READ)
@@ -71,6 +146,8 @@ static void acquire(struct sim_vcpu *v, uintptr_t a, enum coh_kind kind, uintptr
 	if (l->ignore)
 		return;
 	v->spin_dirty = true;
+	if (kind == COH_WRITE)
+		return store_miss(v, l, a, pc);
 	serial = l->owner >= 0 || kind != COH_READ;
 	remote = l->owner >= 0 || (kind != COH_READ && l->nsharers > coh_has(l, v->id));
 	if (serial || l->busy_until > issued) {
@@ -123,6 +200,7 @@ static void range(struct sim_vcpu *v, const void *p, size_t n, enum coh_kind kin
 {
 	uintptr_t a = (uintptr_t)p, end = a + n;
 
+	charge_instrs(v, SIM_LIBC_CALL_INSTRS / 2 + n / SIM_LIBC_BYTES_PER_INSTR);
 	if (!n || on_stack(a))
 		return;
 	for (uintptr_t l = a & ~(uintptr_t)63; l < end; l += 64)
@@ -301,11 +379,15 @@ SIM_ATOMICS(16, uint16_t)
 SIM_ATOMICS(32, uint32_t)
 SIM_ATOMICS(64, uint64_t)
 
-/* mo: 5 is __ATOMIC_SEQ_CST; x86's smp_mb() is a locked add. */
+/* mo: 5 is __ATOMIC_SEQ_CST; x86's smp_mb() is a locked add: it drains the store buffer. */
 void __tsan_atomic_thread_fence(int mo)
 {
-	if (mo == __ATOMIC_SEQ_CST)
-		sim_charge(sim.fence_ps);
+	struct sim_vcpu *v = vfslab_sim_cur;
+
+	if (mo != __ATOMIC_SEQ_CST || !v)
+		return;
+	sb_drain(v);
+	sim_charge(sim.fence_ps);
 }
 
 void __tsan_atomic_signal_fence(int mo)
@@ -496,4 +578,18 @@ int vfslab_sim_clock_gettime(clockid_t clk, struct timespec *ts)
 	ts->tv_sec = (time_t)(SIM_EPOCH_S + ps / 1000000000000ull);
 	ts->tv_nsec = (long)(ps % 1000000000000ull / 1000);
 	return 0;
+}
+
+/*
+ * The core model: every basic block of the simulated code calls this
+ * first (-fsanitize-coverage=trace-pc); it costs its instructions at the
+ * profile's cycles per instruction (tools/sim/blocks.c). No scheduling
+ * check: time between memory accesses is private to the vCPU.
+ */
+void __sanitizer_cov_trace_pc(void)
+{
+	struct sim_vcpu *v = vfslab_sim_cur;
+
+	if (v)
+		charge_instrs(v, sim_block_instrs(PC));
 }

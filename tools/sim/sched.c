@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -112,7 +113,7 @@ static struct sim_vcpu *heap_pop(void)
 
 static void set_limit(void)
 {
-	sim.limit = sim.heap_n ? sim.heap[0]->clock + sim.quantum_ps : UINT64_MAX;
+	sim.limit = sim.heap_n ? sim.heap[0]->clock : UINT64_MAX;
 }
 
 static void ctx_switch(struct sim_vcpu *from, void **save, struct sim_vcpu *to)
@@ -270,8 +271,8 @@ static void wake_line(uint64_t line, uint64_t when)
 	}
 	free(q->e);
 	*q = W.q[--W.n];
-	if (sim.heap_n && sim.heap[0]->clock + sim.quantum_ps < sim.limit)
-		sim.limit = sim.heap[0]->clock + sim.quantum_ps;
+	if (sim.heap_n && sim.heap[0]->clock < sim.limit)
+		sim.limit = sim.heap[0]->clock;
 }
 
 void sim_park(void)
@@ -381,23 +382,30 @@ int arch_cpu_id(void)
 	return (int)sim_self->id;
 }
 
-int sim_setup(const struct sim_profile *p, unsigned int nr, uint64_t quantum_ps)
+int sim_setup(const struct sim_profile *p, unsigned int nr)
 {
 	size_t total;
 	char *stacks;
 
+	char err[PATH_MAX + 128];
+
 	if (!nr || nr > SIM_MAX_CPUS)
 		return -1;
+	if (sim_blocks_load(err, sizeof(err))) {
+		fprintf(stderr, "vfslab sim: %s\n", err);
+		return -1;
+	}
 	if (sim_arena_init())
 		return -1;
 	sim_teardown();
 	memset(&sim, 0, sizeof(sim));
 	sim.prof = p;
 	sim.nr = nr;
-	sim.quantum_ps = quantum_ps;
 	sim.syscall_ps = (uint64_t)(p->syscall_ns * 1000 + 0.5);
 	sim.pause_ps = (uint64_t)(p->pause_ns * 1000 + 0.5);
 	sim.fence_ps = (uint64_t)(p->atomic_ns * 1000 + 0.5);
+	sim.instr_fs = (uint64_t)(p->cpi / p->ghz * 1e6 + 0.5);
+	sim.sb_depth = p->store_buffer < SIM_SB_MAX ? p->store_buffer : SIM_SB_MAX;
 	sim.stack_size = nr == 1 ? SIM_STACK_SIZE_ONE : SIM_STACK_SIZE;
 	if (coh_init(&sim.coh, p, nr))
 		return -1;
@@ -437,6 +445,11 @@ int sim_setup(const struct sim_profile *p, unsigned int nr, uint64_t quantum_ps)
 	sim_rcu_reset();
 	sim_arena_reset();
 	return 0;
+}
+
+void sim_set_entry_ns(double ns)
+{
+	sim.syscall_ps = (uint64_t)(ns * 1000 + 0.5);
 }
 
 void sim_teardown(void)

@@ -6,11 +6,12 @@
  * against the __tsan_* hooks in tools/sim/runtime.c) goes through the
  * coherence model (tools/sim/coherence.c) and costs virtual time.
  *
- * A vCPU runs until its clock passes the next-lowest vCPU's clock by a
- * quantum; the check happens before each access, so accesses are applied
- * in virtual-time order to within the quantum. Everything depends only on
- * virtual clocks and vCPU numbers: the same command gives the same result
- * on a loaded or an idle machine.
+ * A vCPU runs until its clock passes the next-lowest vCPU's clock; the
+ * check happens before each memory access, so every access is applied in
+ * exact virtual-time order (ties by vCPU number). Only the work between
+ * accesses runs ahead, and nobody else can see it. Everything depends only
+ * on virtual clocks and vCPU numbers: the same command gives the same
+ * result on a loaded or an idle machine.
  */
 #ifndef VFSLAB_TOOLS_SIM_SIM_H
 #define VFSLAB_TOOLS_SIM_SIM_H
@@ -26,6 +27,8 @@ struct lib_thread;
 struct rcu_head;
 
 #define SIM_SPIN_LINES 4
+/* The deepest store buffer a profile may have. */
+#define SIM_SB_MAX 256
 
 enum sim_state { SIM_READY, SIM_RUNNING, SIM_BLOCKED, SIM_PARKED, SIM_DONE };
 
@@ -35,6 +38,17 @@ struct sim_vcpu {
 	unsigned int id;
 	enum sim_state state;
 	bool measuring; /* coherence events count for the report */
+	/* The core model (tools/sim/runtime.c). */
+	uint64_t instrs; /* instructions run (blocks' counts) */
+	uint64_t instr_rem; /* fs not yet charged */
+	/*
+	 * The store buffer: when each buffered store's line is ours (in
+	 * order: stores drain FIFO), oldest first.
+	 */
+	uint64_t sb[SIM_SB_MAX];
+	unsigned int sb_head, sb_n;
+	uint64_t sb_last; /* the youngest store's completion */
+	uint64_t sb_stalls; /* a store found the buffer full */
 	/*
 	 * Spin detection: the lines read (all hits) since the last
 	 * cpu_relax(). An iteration that only re-read lines it holds will
@@ -71,14 +85,16 @@ struct sim {
 	struct sim_vcpu **heap; /* the runnable ones, lowest (clock, id) first */
 	unsigned int heap_n;
 	uint64_t limit; /* the running vCPU yields once past this */
-	uint64_t quantum_ps;
 	uint64_t syscall_ps, pause_ps, fence_ps;
+	uint64_t instr_fs; /* one instruction: cpi / ghz */
+	unsigned int sb_depth;
 	void *main_sp;
 	void *main_ucontext;
 	uintptr_t stack_lo, stack_span;
 	size_t stack_size;
 	unsigned int barrier_n;
 	uint64_t switches;
+	uint64_t accesses; /* every simulated access, for the speed report */
 	bool running;
 };
 
@@ -100,7 +116,9 @@ extern struct lib_thread *(*sim_thread_new)(unsigned int cpu);
 extern void (*sim_thread_switch)(struct lib_thread *prev, const struct lib_thread *next);
 
 /* Set the machine up: @p, @nr vCPUs. 0 or -1. */
-int sim_setup(const struct sim_profile *p, unsigned int nr, uint64_t quantum_ps);
+int sim_setup(const struct sim_profile *p, unsigned int nr);
+/* The syscall entry cost, when a command sets it (--entry-ns); after sim_setup(). */
+void sim_set_entry_ns(double ns);
 void sim_teardown(void);
 /* Create the vCPUs' contexts running @fn(@args[i]) and run them all to the end. */
 void sim_run(void (*fn)(void *arg), void **args);
@@ -143,6 +161,13 @@ bool sim_arena_contains(const void *p);
 void sim_arena_tag(const void *p, const char *tag);
 /* The object holding @p: its start, its slot size and tag. false if none. */
 bool sim_arena_object(uintptr_t p, uintptr_t *base, size_t *size, const char **tag, uint32_t *seq);
+
+/* The block table (tools/sim/blocks.c). */
+void __sanitizer_cov_trace_pc(void);
+const char *sim_blocks_path(void);
+int sim_blocks_load(char *err, size_t errlen);
+uint32_t sim_block_instrs(uintptr_t pc);
+uint64_t sim_blocks_unknown(void);
 
 /* Code and global data addresses to names (tools/sim/symbols.c). */
 const char *sim_symbol(uintptr_t pc, bool data, uintptr_t *start);

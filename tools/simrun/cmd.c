@@ -17,7 +17,6 @@
 #include "tools/simrun/simrun.h"
 
 #define SIM_DEFAULT_OPS 1000
-#define SIM_DEFAULT_QUANTUM_NS 1
 #define SIM_DEFAULT_TOP 4
 /* Scenario runs: about this many operations in all, 100 to 2000 per vCPU. */
 #define SIM_SCENARIO_TOTAL_OPS 60000
@@ -30,6 +29,7 @@ static const struct {
 } scenario_machine[] = {
 	{ "d_lockref", "spr", "Sapphire Rapids, as published", 0, 0 },
 	{ "dcount", "spr", "no published machine; 20 CPUs of the SPR profile", 20, 0 },
+	{ "dcount-atomic", "spr", "no published machine; 20 CPUs of the SPR profile", 20, 0 },
 	{ "file_ref", "zen4", "EPYC 9754, as published", 0, 0 },
 	{ "f_count", "kunpeng920", "Kunpeng 920, as published", 0, 0 },
 	{ "f_count-private", "kunpeng920", "Kunpeng 920, as f_count", 24, 0 },
@@ -48,9 +48,10 @@ struct sim_cli {
 	int nr_profiles;
 	unsigned long ops;
 	bool ops_set;
-	unsigned int quantum_ns;
+	double entry_ns; /* < 0: the profile's syscall cost */
 	unsigned int top;
 	enum bench_format fmt;
+	bool tsv; /* --format tsv: one line per result, for scripts */
 	const char *json_file, *plot_file;
 	bool progress;
 };
@@ -77,17 +78,18 @@ static void usage(FILE *f)
 		"                      1,2,4,8,16, a scenario's published count)\n"
 		"  --ops N             iterations per virtual CPU (default %d; a scenario\n"
 		"                      picks 100-2000 by CPU count)\n"
-		"  --profile NAME|all  the machine: spr, zen4, kunpeng920 (default spr, a\n"
-		"                      scenario's own machine)\n"
+		"  --profile NAME|FILE|all  the machine: spr, zen4, kunpeng920, or a profile\n"
+		"                      file (`vfslab sim calibrate` writes one; default spr,\n"
+		"                      a scenario's own machine)\n"
 		"  --mode threads|processes\n"
 		"  --report c2c        the contention report: hot lines, fields, functions\n"
 		"  --top N             lines in the contention report (default %d)\n"
-		"  --format table|csv|json\n"
+		"  --format table|csv|json|tsv (tsv: one line per result, for scripts)\n"
 		"  --json FILE         also write JSON to FILE\n"
 		"  --plot FILE         simulated ops/s against CPUs (.png or .svg, gnuplot)\n"
-		"  --quantum-ns N      how far a virtual CPU may run ahead of the next one\n"
-		"                      before they switch (default %d)\n",
-		SIM_MAX_CPUS, SIM_DEFAULT_OPS, SIM_DEFAULT_TOP, SIM_DEFAULT_QUANTUM_NS);
+		"  --entry-ns N        syscall entry plus exit in ns (default: the profile's),\n"
+		"                      as vfslab bench --entry-ns sets the native side's\n",
+		SIM_MAX_CPUS, SIM_DEFAULT_OPS, SIM_DEFAULT_TOP);
 }
 
 static void list_profiles(void)
@@ -101,9 +103,12 @@ static void list_profiles(void)
 		       "", p[i].xfer_ns[SIM_DIST_SMT], p[i].xfer_ns[SIM_DIST_CLUSTER],
 		       p[i].xfer_ns[SIM_DIST_DIE], p[i].xfer_ns[SIM_DIST_SOCKET],
 		       p[i].xfer_ns[SIM_DIST_REMOTE]);
-		printf("%11s hit %.2f, LLC %.1f, memory %.0f, atomic %.2f, pause %.2f, syscall %.0f ns\n",
-		       "", p[i].hit_ns, p[i].llc_ns, p[i].mem_ns, p[i].atomic_ns, p[i].pause_ns,
-		       p[i].syscall_ns);
+		printf("%11s %.2f GHz, %.2f cycles/instruction, store buffer %u\n", "", p[i].ghz,
+		       p[i].cpi, p[i].store_buffer);
+		printf("%11s LLC %.1f, memory %.0f, atomic %.2f, pause %.2f, syscall %.0f ns, "
+		       "upgrade %.2f of a transfer\n",
+		       "", p[i].llc_ns, p[i].mem_ns, p[i].atomic_ns, p[i].pause_ns, p[i].syscall_ns,
+		       p[i].upgrade);
 		printf("%11s %s (sources: tools/sim/profile.c)\n", "", p[i].notes);
 	}
 }
@@ -114,6 +119,32 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/*
+ * The simulator's own speed, which depends on this machine and so is not
+ * part of the (deterministic) output: on standard error, once per command.
+ */
+static struct {
+	uint64_t accesses, ops;
+	double host_s;
+} speed;
+
+static void speed_add(const struct sim_result *r)
+{
+	speed.accesses += r->accesses;
+	speed.ops += r->ops;
+	speed.host_s += r->host_s;
+}
+
+static void speed_report(void)
+{
+	if (!speed.host_s || !speed.ops)
+		return;
+	fprintf(stderr,
+		"vfslab sim: %.1f M simulated accesses/s, %.2f us of host time per simulated "
+		"operation (%.1f s in all)\n",
+		speed.accesses / speed.host_s / 1e6, speed.host_s * 1e6 / speed.ops, speed.host_s);
 }
 
 /* One profile: every side at every CPU count. res[i] in bench order. */
@@ -130,7 +161,7 @@ static int run_all(struct sim_cli *c, const struct sim_profile *p, struct sim_re
 				.processes = o->processes,
 				.cpus = o->tasks[k],
 				.ops = c->ops,
-				.quantum_ps = (uint64_t)c->quantum_ns * 1000,
+				.entry_ns = c->entry_ns,
 				.c2c_top = c->top,
 			};
 			struct sim_result *r = &res[*nr];
@@ -149,6 +180,7 @@ static int run_all(struct sim_cli *c, const struct sim_profile *p, struct sim_re
 			if (c->progress)
 				fprintf(stderr, " %.1f s, %llu switches\n", now_s() - t0,
 					(unsigned long long)r->switches);
+			speed_add(r);
 			r->br.side = s;
 			(*nr)++;
 		}
@@ -197,9 +229,21 @@ static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 	fprintf(f, "machine %s: %s\n", p->name, p->machine);
 	fprintf(f,
 		"mode %s, %lu iterations per virtual CPU, rate over the window where all "
-		"run past warm-up; quantum %u ns\n",
-		o->processes ? "processes" : "threads", c->ops, c->quantum_ns);
-	fprintf(f, "profile %s\n\n", p->notes);
+		"run past warm-up\n",
+		o->processes ? "processes" : "threads", c->ops);
+	fprintf(f, "profile %s\n", p->notes);
+	{
+		int most = 0;
+
+		for (int k = 0; k < o->nr_tasks; k++)
+			most = o->tasks[k] > most ? o->tasks[k] : most;
+		if ((unsigned int)most > sim_profile_cpus(p))
+			fprintf(f,
+				"note: %d CPUs exceed this machine's %u: the extra ones are placed as "
+				"further sockets of the same kind, cross-socket from the rest\n",
+				most, sim_profile_cpus(p));
+	}
+	fprintf(f, "\n");
 	fprintf(f, "%-30s %4s %9s %9s %9s %7s %8s %7s %7s %7s %8s", "side", "cpus", "ops/s", "min",
 		"max", "ratio", "ns/op", "HITM", "RFO", "inval", "RMW-xfer");
 	for (size_t k = 0; k < ARRAY_SIZE(shown); k++)
@@ -226,10 +270,21 @@ static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 			fprintf(f, "%-30.30s %4d %12.0f %12.0f\n", o->sides[res[i].br.side].label,
 				res[i].br.tasks, res[i].br.score[0], res[i].br.score[1]);
 	}
+	fprintf(f, "\n%-30s %4s %10s %9s %14s\n", "core model", "cpus", "instrs/op", "SB-stall",
+		"accesses/op");
+	for (int i = 0; i < nr; i++) {
+		const struct sim_result *r = &res[i];
+
+		fprintf(f, "%-30.30s %4d %10.1f %9.4f %14.1f\n", o->sides[r->br.side].label,
+			r->br.tasks, r->instrs_per_op, r->sb_stalls_per_op,
+			r->ops ? (double)r->accesses / r->ops : 0);
+	}
 	fprintf(f,
 		"\nratio: against %s at the same CPU count. ns/op: one operation on one "
 		"virtual CPU.\nHITM, RFO (ownership requests), inval, RMW-xfer: coherence "
-		"events per operation.\n",
+		"events per operation.\ninstrs/op: instructions the core model charged; SB-stall: "
+		"stores that found the store buffer full;\naccesses/op: memory accesses simulated "
+		"(the whole run, set-up included) per measured operation.\n",
 		o->sides[0].label);
 	for (int i = 0; i < nr; i++)
 		if (res[i].br.errors)
@@ -243,9 +298,9 @@ static void json(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 {
 	const struct bench_opts *o = &c->o;
 	fprintf(f,
-		"{\"simulated\":true,\"profile\":\"%s\",\"ops_per_cpu\":%lu,\"quantum_ns\":%u,"
+		"{\"simulated\":true,\"profile\":\"%s\",\"ops_per_cpu\":%lu,"
 		"\"bench\":",
-		p->name, c->ops, c->quantum_ns);
+		p->name, c->ops);
 	for (int i = 0; i < nr; i++)
 		br[i] = res[i].br;
 	bench_report(f, BENCH_JSON, o, br, nr);
@@ -254,19 +309,44 @@ static void json(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		fprintf(f,
 			"%s\n {\"side\":%d,\"cpus\":%d,\"ns_per_op\":%.3f,\"hitm_per_op\":%.6f,"
 			"\"rfo_per_op\":%.6f,\"inval_per_op\":%.6f,\"rmw_xfer_per_op\":%.6f,"
-			"\"window_s\":%.9f,\"contention\":",
+			"\"window_s\":%.9f,\"instrs_per_op\":%.3f,\"sb_stalls_per_op\":%.6f,"
+			"\"accesses\":%llu,\"contention\":",
 			i ? "," : "", res[i].br.side, res[i].br.tasks, res[i].op_ns,
 			res[i].per_op.hitm, res[i].per_op.rfo, res[i].per_op.inval,
-			res[i].per_op.rmw_xfer, res[i].window_s);
+			res[i].per_op.rmw_xfer, res[i].window_s, res[i].instrs_per_op,
+			res[i].sb_stalls_per_op, (unsigned long long)res[i].accesses);
 		c2c_json(f, &res[i].c2c, res[i].ops);
 		fprintf(f, "}");
 	}
 	fprintf(f, "\n]}\n");
 }
 
+/*
+ * A scenario's after/before: the throughput ratio, or for a workload with
+ * its own score (blogbench's reads) the ratio of that score.
+ */
+static double judged_ratio(const struct sim_cli *c, const struct sim_result *res, int i)
+{
+	if (c->o.wl->score_names[0] && res[i].br.side && res[i - res[i].br.side].br.score[0])
+		return res[i].br.score[0] / res[i - res[i].br.side].br.score[0];
+	return res[i].br.ratio;
+}
+
+/* --format tsv: what sim validate and calibrate read back. */
+static void tsv(FILE *f, const struct sim_cli *c, const struct sim_result *res, int nr)
+{
+	fprintf(f, "cpus\tside\tops_per_sec\tratio\tinstrs_per_op\tns_per_op\tops_per_cpu\n");
+	for (int i = 0; i < nr; i++)
+		fprintf(f, "%d\t%s\t%.1f\t%.6f\t%.3f\t%.3f\t%lu\n", res[i].br.tasks,
+			c->o.sides[res[i].br.side].label, res[i].br.median, judged_ratio(c, res, i),
+			res[i].instrs_per_op, res[i].op_ns, c->ops);
+}
+
 static void report(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		   const struct sim_result *res, int nr, bool c2c)
 {
+	if (c->tsv)
+		return tsv(f, c, res, nr);
 	switch (c->fmt) {
 	case BENCH_TABLE:
 		table(f, c, p, res, nr);
@@ -304,7 +384,7 @@ static int run_profile(struct sim_cli *c, const struct sim_profile *p, bool c2c,
 		       struct sim_result *res, int *nr)
 {
 	/* bench's CSV and JSON call it the entry cost: here, the syscall's. */
-	c->o.entry_ns = (long)(p->syscall_ns + 0.5);
+	c->o.entry_ns = (long)((c->entry_ns >= 0 ? c->entry_ns : p->syscall_ns) + 0.5);
 	c->o.rounds = SIM_SAMPLES;
 	if (run_all(c, p, res, nr))
 		return 1;
@@ -335,15 +415,25 @@ struct verdict {
 	double predicted, published;
 };
 
+/*
+ * What a prediction says about a published figure: "reproduced" only where
+ * the gain is within 2x of the published gain, "direction only" where just
+ * the sign agrees, "opposite" where it does not.
+ */
 static const char *direction(double predicted, double published)
 {
+	double k;
+
 	if (!published)
 		return predicted > 1.02 ? "after faster" :
 		       predicted < 0.98 ? "after slower" :
 					  "no change";
-	if ((predicted > 1.0) == (published > 1.0) && fabs(predicted - 1.0) >= 0.005)
-		return "reproduced";
-	return fabs(predicted - 1.0) < 0.005 ? "flat" : "OPPOSITE";
+	if (fabs(predicted - 1.0) < 0.005)
+		return "flat";
+	if ((predicted > 1.0) != (published > 1.0))
+		return "opposite";
+	k = (predicted - 1.0) / (published - 1.0);
+	return k >= 0.5 && k <= 2.0 ? "reproduced" : "direction only";
 }
 
 static int run_scenario(struct sim_cli *base, const struct scenario *s, bool c2c, struct verdict *v)
@@ -413,11 +503,8 @@ static int run_scenario(struct sim_cli *base, const struct scenario *s, bool c2c
 			return ret;
 		for (int i = 1; i < nr; i += 2) {
 			struct verdict *w = v ? &v[k] : NULL;
-			double ratio = res[i].br.ratio;
+			double ratio = judged_ratio(&c, res, i);
 
-			/* A workload with its own score (blogbench's reads) is judged by it. */
-			if (c.o.wl->score_names[0] && res[i - 1].br.score[0])
-				ratio = res[i].br.score[0] / res[i - 1].br.score[0];
 			res[i].br.ratio = ratio;
 			if (c.fmt == BENCH_TABLE) {
 				printf("\npredicted after/before at %d CPUs of %s: %.3fx%s%s",
@@ -437,8 +524,10 @@ static int run_scenario(struct sim_cli *base, const struct scenario *s, bool c2c
 				w->published = s->published;
 			}
 		}
-		if (c.fmt == BENCH_TABLE && why)
-			printf("machine: %s\n\n", why);
+		if (c.fmt == BENCH_TABLE)
+			printf("ran on: the %s profile (%s), %d CPUs%s%s\n\n", p->name, p->machine,
+			       c.o.tasks[c.o.nr_tasks - 1], why ? "; for the seed: " : "",
+			       why ? why : "");
 		for (int i = 0; i < nr; i++)
 			c2c_free(&res[i].c2c);
 	}
@@ -461,25 +550,31 @@ static int all_scenarios(struct sim_cli *c, bool c2c)
 	}
 	if (c->fmt != BENCH_TABLE)
 		return 0;
-	printf("== summary ==\n%-16s %-11s %5s %10s %10s  %s\n", "scenario", "profile", "cpus",
-	       "predicted", "published", "direction");
+	printf("gain ratio: (predicted - 1) / (published - 1); reproduced: 0.5 to 2.0; direction "
+	       "only: the sign alone agrees\n");
+	printf("== summary ==\n%-16s %-11s %5s %10s %10s %10s  %s\n", "scenario", "profile", "cpus",
+	       "predicted", "published", "gain ratio", "label");
 	for (unsigned int i = 0; i < n && i < 64; i++) {
 		for (int k = 0; k < nprof; k++) {
 			const struct verdict *w = &v[i][k];
-			char pub[16] = "-";
+			char pub[16] = "-", gain[16] = "-";
 
 			if (!w->name)
 				continue;
-			if (w->published)
+			if (w->published) {
 				snprintf(pub, sizeof(pub), "%.3fx", w->published);
-			printf("%-16s %-11s %5d %9.3fx %10s  %s\n", w->name, w->profile, w->cpus,
-			       w->predicted, pub, direction(w->predicted, w->published));
+				snprintf(gain, sizeof(gain), "%.2f",
+					 (w->predicted - 1) / (w->published - 1));
+			}
+			printf("%-16s %-11s %5d %9.3fx %10s %10s  %s\n", w->name, w->profile,
+			       w->cpus, w->predicted, pub, gain,
+			       direction(w->predicted, w->published));
 		}
 	}
 	return 0;
 }
 
-int cmd_sim(int argc, char **argv)
+static int sim_cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "workload", required_argument, NULL, 'w' },
@@ -495,7 +590,7 @@ int cmd_sim(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "plot", required_argument, NULL, 'P' },
-		{ "quantum-ns", required_argument, NULL, 'q' },
+		{ "entry-ns", required_argument, NULL, 'e' },
 		{ "list-profiles", no_argument, NULL, 'L' },
 		{ "progress", no_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
@@ -505,12 +600,13 @@ int cmd_sim(int argc, char **argv)
 	static struct sim_cli c;
 	const char *workload = NULL, *scenario = NULL;
 	bool all = false, c2c = false, mode_set = false;
+	char perr[512];
 	int opt, nr, ret;
 
 	memset(&c, 0, sizeof(c));
 	bench_cli_defaults(&c.o);
 	c.ops = SIM_DEFAULT_OPS;
-	c.quantum_ns = SIM_DEFAULT_QUANTUM_NS;
+	c.entry_ns = -1;
 	c.top = SIM_DEFAULT_TOP;
 	c.fmt = BENCH_TABLE;
 	optind = 1;
@@ -554,9 +650,8 @@ int cmd_sim(int argc, char **argv)
 				for (unsigned int i = 0; i < n && i < 4; i++)
 					c.profiles[i] = &p[i];
 				c.nr_profiles = n < 4 ? n : 4;
-			} else if (!(c.profiles[0] = sim_profile_find(optarg))) {
-				cli_error("sim", "--profile: unknown '%s' (--list-profiles)",
-					  optarg);
+			} else if (!(c.profiles[0] = sim_profile_get(optarg, perr, sizeof(perr)))) {
+				cli_error("sim", "--profile: %s", perr);
 				return 2;
 			} else {
 				c.nr_profiles = 1;
@@ -586,8 +681,11 @@ int cmd_sim(int argc, char **argv)
 			}
 			break;
 		case 'f':
-			if (bench_cli_option(&c.o, opt, optarg, &c.fmt))
+			c.tsv = !strcmp(optarg, "tsv");
+			if (!c.tsv && bench_cli_option(&c.o, opt, optarg, &c.fmt))
 				return 2;
+			if (c.tsv)
+				c.fmt = BENCH_CSV; /* no tables, no summaries */
 			break;
 		case 'j':
 			c.json_file = optarg;
@@ -595,10 +693,12 @@ int cmd_sim(int argc, char **argv)
 		case 'P':
 			c.plot_file = optarg;
 			break;
-		case 'q':
-			c.quantum_ns = (unsigned int)strtoul(optarg, &end, 10);
-			if (*end || !c.quantum_ns || c.quantum_ns > 100000) {
-				cli_error("sim", "--quantum-ns: 1 to 100000");
+		case 'e':
+			c.entry_ns = strtod(optarg, &end);
+			if (*end || !*optarg || !(c.entry_ns >= 0 && c.entry_ns <= 1e6)) {
+				cli_error(
+					"sim",
+					"--entry-ns: 0 to 1000000 (ns of syscall entry and exit)");
 				return 2;
 			}
 			break;
@@ -666,5 +766,15 @@ int cmd_sim(int argc, char **argv)
 		for (int i = 0; !ret && i < nr; i++)
 			c2c_free(&res[i].c2c);
 	}
+	return ret;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+	int ret;
+
+	memset(&speed, 0, sizeof(speed));
+	ret = sim_cmd_run(argc, argv);
+	speed_report();
 	return ret;
 }

@@ -53,7 +53,7 @@ int main(int argc, char **argv)
 			argv[1]);
 		return 2;
 	}
-	if (sim_setup(sim_profile_find("spr"), 1, 20000)) {
+	if (sim_setup(sim_profile_find("spr"), 1)) {
 		fprintf(stderr, "vfslab-sim: cannot set the simulated machine up\n");
 		return 1;
 	}

@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lib/compiler.h"
 #include "tools/simrun/simrun.h"
@@ -38,6 +39,7 @@ struct worker {
 	struct bench_task *t;
 	uint64_t *done; /* when each iteration finished, ps */
 	uint64_t start;
+	uint64_t instrs, sb_stalls; /* during the measured iterations */
 };
 
 static void fail(struct run *r, int err, const char *what)
@@ -157,12 +159,16 @@ static void vcpu_fn(void *arg)
 			coh_stats_reset(&sim.coh, true);
 		}
 		w->start = v->clock;
+		w->instrs = v->instrs;
+		w->sb_stalls = v->sb_stalls;
 		v->measuring = true;
 		for (unsigned long i = 0; i < r->o->ops; i++) {
 			wl->run(t, 1);
 			w->done[i] = v->clock;
 		}
 		v->measuring = false;
+		w->instrs = v->instrs - w->instrs;
+		w->sb_stalls = v->sb_stalls - w->sb_stalls;
 	}
 	sim_barrier();
 	if (t && t->fd >= 0)
@@ -211,7 +217,7 @@ static void results(struct run *r, struct sim_result *out)
 	uint64_t t0 = 0, t1 = UINT64_MAX, tend = 0, tstart = UINT64_MAX, ops = 0, total_ops;
 	struct bench_result *br = &out->br;
 	struct coh_stats s = { 0 };
-	double busy = 0;
+	double busy = 0, instrs = 0, stalls = 0;
 
 	for (unsigned int i = 0; i < o->cpus; i++) {
 		struct worker *w = &r->w[i];
@@ -225,6 +231,8 @@ static void results(struct run *r, struct sim_result *out)
 		if (w->start < tstart)
 			tstart = w->start;
 		busy += (double)(w->done[n - 1] - w->start);
+		instrs += (double)w->instrs;
+		stalls += (double)w->sb_stalls;
 		br->errors += w->t ? w->t->errors : 0;
 		if (w->t && w->t->last_error)
 			br->last_error = w->t->last_error;
@@ -264,6 +272,8 @@ static void results(struct run *r, struct sim_result *out)
 	out->ops = total_ops;
 	out->window_s = (t1 - t0) * 1e-12;
 	out->op_ns = busy / total_ops / 1000;
+	out->instrs_per_op = instrs / total_ops;
+	out->sb_stalls_per_op = stalls / total_ops;
 	coh_for_each_stats(&sim.coh, sum_stats, &s);
 	out->per_op.hitm = (double)(s.hitm_local + s.hitm_remote) / total_ops;
 	out->per_op.rfo = (double)s.rfo / total_ops;
@@ -282,8 +292,10 @@ int sim_run_workload(const struct sim_run_opts *o, const struct vfs_config *cfg,
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	if (!o->ops || sim_setup(o->prof, o->cpus, o->quantum_ps))
+	if (!o->ops || sim_setup(o->prof, o->cpus))
 		return -1;
+	if (o->entry_ns >= 0)
+		sim_set_entry_ns(o->entry_ns);
 	r.w = calloc(o->cpus, sizeof(*r.w));
 	args = calloc(o->cpus, sizeof(*args));
 	if (!r.w || !args)
@@ -296,7 +308,15 @@ int sim_run_workload(const struct sim_run_opts *o, const struct vfs_config *cfg,
 			return -1;
 		args[i] = &r.w[i];
 	}
-	sim_run(vcpu_fn, args);
+	{
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		sim_run(vcpu_fn, args);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		out->host_s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	}
+	out->accesses = sim.accesses;
 	err = r.err;
 	if (!err)
 		results(&r, out);

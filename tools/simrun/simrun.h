@@ -32,7 +32,7 @@ struct sim_run_opts {
 	bool processes;
 	unsigned int cpus;
 	unsigned long ops; /* per vCPU */
-	uint64_t quantum_ps;
+	double entry_ns; /* syscall entry cost; < 0: the profile's */
 	unsigned int c2c_top; /* lines in the contention report; 0: none */
 };
 
@@ -71,6 +71,11 @@ struct sim_result {
 	} per_op;
 	struct c2c_report c2c;
 	uint64_t switches;
+	/* The core model, per operation: instructions, store-buffer stalls. */
+	double instrs_per_op, sb_stalls_per_op;
+	/* The simulator's own speed: accesses simulated, host seconds. */
+	uint64_t accesses;
+	double host_s;
 };
 
 int sim_run_workload(const struct sim_run_opts *o, const struct vfs_config *cfg,

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * vfslab sim calibrate: a simulator profile of the machine it runs on.
+ *
+ * Every number is measured here, by the method of the published figure it
+ * stands in for (tools/simrun/hostbench.c), except two the host cannot show:
+ * the store buffer's depth (the documented one of the CPU family, which no
+ * workload here fills) and the levels of a topology it does not have (a
+ * two-CPU guest has one cluster: its farther levels copy the nearest).
+ * The cycles per instruction come from running each bench workload on one
+ * CPU natively and dividing by the instructions the simulator counts for
+ * the same operation: a property of this code on this core, measured on
+ * one CPU, so the two-CPU and many-CPU predictions it feeds stay held out.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/compiler.h"
+#include "tools/bench/bench.h"
+#include "tools/cmd.h"
+#include "tools/simrun/calib.h"
+#include "tools/simrun/hostbench.h"
+
+#define CALIB_WORKLOADS_MAX 64
+
+int sim_predict(const char *const *args, struct sim_tsv_row *rows, int max)
+{
+	char path[PATH_MAX + 16], line[512];
+	const char *argv[64];
+	int fds[2], n = 0, nargs = 0, status;
+	pid_t pid;
+	FILE *f;
+
+	if (sim_helper_path(path, sizeof(path))) {
+		cli_error("sim", "cannot find the vfslab-sim program");
+		return -1;
+	}
+	argv[nargs++] = path;
+	argv[nargs++] = "sim";
+	for (int i = 0; args[i] && nargs < 60; i++)
+		argv[nargs++] = args[i];
+	argv[nargs++] = "--format";
+	argv[nargs++] = "tsv";
+	argv[nargs] = NULL;
+	if (pipe(fds))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		execv(path, (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	f = fdopen(fds[0], "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		struct sim_tsv_row r;
+		char *tab[7], *p = line;
+		int k = 0;
+
+		for (; k < 7 && p; k++) {
+			tab[k] = p;
+			p = strchr(p, '\t');
+			if (p)
+				*p++ = '\0';
+		}
+		if (k < 7 || !strcmp(tab[0], "cpus") || n >= max)
+			continue;
+		memset(&r, 0, sizeof(r));
+		r.cpus = atoi(tab[0]);
+		snprintf(r.side, sizeof(r.side), "%s", tab[1]);
+		r.ops_per_sec = atof(tab[2]);
+		r.ratio = atof(tab[3]);
+		r.instrs_per_op = atof(tab[4]);
+		r.ns_per_op = atof(tab[5]);
+		r.ops = strtoul(tab[6], NULL, 10);
+		rows[n++] = r;
+	}
+	if (f)
+		fclose(f);
+	else
+		close(fds[0]);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		cli_error("sim", "the simulator failed on:%s%s%s%s%s%s", args[0] ? " " : "",
+			  args[0] ? args[0] : "", args[1] ? " " : "", args[1] ? args[1] : "",
+			  args[2] ? " " : "", args[2] ? args[2] : "");
+		return -1;
+	}
+	return n;
+}
+
+/* ns per operation of @wl natively, one task, no syscall entry cost. */
+static double native_op_ns(const struct workload *wl, const struct calib_opts *o)
+{
+	static struct bench_result res[4];
+	struct bench_opts b;
+	int nr = 0;
+
+	bench_cli_defaults(&b);
+	b.wl = wl;
+	b.tasks[0] = 1;
+	b.nr_tasks = 1;
+	b.interval = o->interval;
+	b.rounds = o->rounds;
+	if (bench_cli_side(&b, NULL) || bench_run(&b, res, &nr) || nr < 1 || !res[0].median)
+		return -1;
+	return 1e9 / res[0].median;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && !strncmp(p, name, n))
+			return true;
+		p = e ? e + 1 : NULL;
+	}
+	return false;
+}
+
+/* Cycles per instruction: each workload's native time against its count. */
+static double measure_cpi(double ghz, const struct calib_opts *o, FILE *log)
+{
+	unsigned int nw;
+	const struct workload *const *all = workload_all(&nw);
+	double cpi[CALIB_WORKLOADS_MAX];
+	int n = 0;
+
+	if (log)
+		fprintf(log, "# per workload: native ns/op (1 task), simulated instructions/op, "
+			     "cycles per instruction\n");
+	for (unsigned int i = 0; i < nw && n < CALIB_WORKLOADS_MAX; i++) {
+		const char *args[] = { all[i]->name, "--cpus",	  "1",	 "--ops",
+				       "300",	     "--profile", "spr", NULL };
+		struct sim_tsv_row row;
+		double ns;
+
+		if (o->workloads && !listed(o->workloads, all[i]->name))
+			continue;
+		ns = native_op_ns(all[i], o);
+		if (ns <= 0 || sim_predict(args, &row, 1) != 1 || row.instrs_per_op <= 0)
+			return -1;
+		cpi[n] = ns * ghz / row.instrs_per_op;
+		if (log)
+			fprintf(log, "#   %-10s %9.1f ns %9.1f instrs  %.3f\n", all[i]->name, ns,
+				row.instrs_per_op, cpi[n]);
+		n++;
+	}
+	if (!n)
+		return -1;
+	qsort(cpi, n, sizeof(*cpi), cmp_double);
+	return cpi[n / 2];
+}
+
+static bool smt_siblings(int a, int b)
+{
+	char path[128], buf[256];
+	FILE *f;
+	bool sib = false;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
+		 a);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fgets(buf, sizeof(buf), f)) {
+		/* "0-1" or "0,8": is b listed? */
+		for (char *p = buf; *p;) {
+			char *end;
+			long lo = strtol(p, &end, 10), hi = lo;
+
+			if (end == p)
+				break;
+			if (*end == '-')
+				hi = strtol(end + 1, &end, 10);
+			if (b >= lo && b <= hi)
+				sib = true;
+			p = *end ? end + 1 : end;
+		}
+	}
+	fclose(f);
+	return sib;
+}
+
+int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
+{
+	double cas, lcas, l2;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int a, b;
+	bool smt;
+
+	memset(p, 0, sizeof(*p));
+	if (!host_two_cpus(&a, &b)) {
+		cli_error("sim", "calibrate needs two CPUs to measure a transfer");
+		return -1;
+	}
+	smt = smt_siblings(a, b);
+	snprintf(p->name, sizeof(p->name), "host");
+	snprintf(p->machine, sizeof(p->machine), "this host (%ld CPUs), measured", ncpu);
+	snprintf(p->notes, sizeof(p->notes),
+		 "measured by vfslab sim calibrate; farther topology levels copy CPUs %d-%d's "
+		 "transfer, store buffer from the CPU family's documentation",
+		 a, b);
+	p->threads_per_core = smt ? 2 : 1;
+	p->cores_per_cluster = (unsigned int)(ncpu > 1 ? ncpu : 2) / p->threads_per_core;
+	p->clusters_per_die = p->dies_per_socket = p->sockets = 1;
+	p->ghz = host_ghz();
+	if (p->ghz <= 0) {
+		cli_error("sim", "calibrate cannot time the clock on this architecture");
+		return -1;
+	}
+	cas = host_handoff_ns(a, b, HANDOFF_CAS);
+	lcas = host_handoff_ns(a, b, HANDOFF_LOAD_CAS);
+	if (cas <= 0 || lcas <= 0) {
+		cli_error("sim", "calibrate: the ping-pong could not run");
+		return -1;
+	}
+	for (int d = SIM_DIST_SMT; d < SIM_DIST_NR; d++)
+		p->xfer_ns[d] = cas;
+	/* The S->M upgrade: what the load in front of the CAS adds. */
+	p->upgrade = lcas > cas ? lcas / cas - 1 : 0;
+	l2 = (double)host_l2_bytes(2u << 20);
+	p->llc_ns = host_chase_ns((size_t)(4 * l2));
+	p->mem_ns = host_chase_ns(1u << 30);
+	p->atomic_ns = host_atomic_ns();
+	p->pause_ns = host_pause_ns();
+	{
+		double v[5];
+
+		for (int i = 0; i < 5; i++)
+			v[i] = bench_host_syscall_ns();
+		qsort(v, 5, sizeof(*v), cmp_double);
+		p->syscall_ns = v[2];
+	}
+	/* x86 cores of the host's generation: Golden Cove's 114 (INTEL-AD21 in profile.c). */
+	p->store_buffer = 114;
+	if (log) {
+		fprintf(log, "# vfslab sim calibrate: CPUs %d and %d%s\n", a, b,
+			smt ? " (SMT siblings)" : "");
+		fprintf(log,
+			"# clock %.3f GHz (dependent adds); CAS handoff %.1f ns, load+CAS %.1f ns\n",
+			p->ghz, cas, lcas);
+		fprintf(log,
+			"# chase: %.0f KiB %.1f ns, 1 GiB %.1f ns; lock xadd %.2f ns; pause %.2f ns; "
+			"getppid %.1f ns\n",
+			4 * l2 / 1024, p->llc_ns, p->mem_ns, p->atomic_ns, p->pause_ns,
+			p->syscall_ns);
+	}
+	p->cpi = measure_cpi(p->ghz, o, log);
+	if (p->cpi <= 0) {
+		cli_error("sim", "calibrate: the workloads could not be timed");
+		return -1;
+	}
+	return 0;
+}
+
+static void calibrate_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: vfslab sim calibrate [--out FILE] [--workloads LIST] [--interval S] "
+		"[--rounds N]\n\n"
+		"Measures this machine for the simulator and writes a profile that\n"
+		"`vfslab sim --profile FILE` loads: the clock (a chain of dependent adds), the\n"
+		"core-to-core transfer (a compare-and-swap ping-pong on one line between two\n"
+		"pinned threads), what a load in front of the CAS adds (the S->M upgrade), load\n"
+		"latency beyond the L2 and at 1 GiB (pointer chases), an uncontended locked add,\n"
+		"PAUSE, getppid() (syscall entry and exit), and the cycles per instruction of\n"
+		"the VFS code (each workload's native time on one CPU against the instructions\n"
+		"the simulator counts for it; the median). Run it on a quiet machine.\n\n"
+		"  --out FILE         write the profile there (default: standard output)\n"
+		"  --workloads LIST   the workloads for the cycles per instruction (default all)\n"
+		"  --interval S       seconds per bench sample (default 0.2)\n"
+		"  --rounds N         samples per workload (default 3)\n");
+}
+
+int sim_calibrate_cmd(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "workloads", required_argument, NULL, 'w' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct calib_opts co = { .interval = 0.2, .rounds = 3 };
+	const char *out = NULL;
+	struct sim_profile p;
+	FILE *f;
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		char *end;
+
+		switch (opt) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'w':
+			co.workloads = optarg;
+			break;
+		case 'i':
+			co.interval = strtod(optarg, &end);
+			if (*end || !(co.interval >= 0.01 && co.interval <= 60)) {
+				cli_error("sim", "--interval: 0.01 to 60 seconds");
+				return 2;
+			}
+			break;
+		case 'r':
+			co.rounds = (int)strtol(optarg, &end, 10);
+			if (*end || co.rounds < 1 || co.rounds > 100) {
+				cli_error("sim", "--rounds: 1 to 100");
+				return 2;
+			}
+			break;
+		case 'h':
+			calibrate_usage(stdout);
+			return 0;
+		default:
+			calibrate_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		calibrate_usage(stderr);
+		return 2;
+	}
+	if (co.workloads) {
+		for (const char *w = co.workloads; w && *w;) {
+			char name[64];
+			const char *e = strchr(w, ',');
+			size_t len = e ? (size_t)(e - w) : strlen(w);
+
+			snprintf(name, sizeof(name), "%.*s", (int)len, w);
+			if (!workload_find(name)) {
+				cli_error("sim", "--workloads: unknown workload '%s'", name);
+				return 2;
+			}
+			w = e ? e + 1 : NULL;
+		}
+	}
+	f = out ? fopen(out, "w") : stdout;
+	if (!f) {
+		cli_error("sim", "--out: cannot write %s: %s", out, strerror(errno));
+		return 1;
+	}
+	if (sim_calibrate(&p, &co, f)) {
+		if (out)
+			fclose(f);
+		return 1;
+	}
+	sim_profile_write(f, &p);
+	if (fflush(f) || ferror(f) || (out && fclose(f))) {
+		cli_error("sim", "cannot write the profile: %s", strerror(errno));
+		return 1;
+	}
+	return 0;
+}

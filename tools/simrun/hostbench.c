@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The host's own numbers for a simulator profile (tools/simrun/hostbench.h).
+ * Methods follow the sources the built-in profiles cite: core-to-core
+ * latency as nviennot/core-to-core-latency measures it (two pinned threads
+ * bounce one line with compare-and-swap; one-way = round trip / 2), load
+ * latency as a pointer chase through a random cycle, one line per pointer.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lib/atomic.h"
+#include "tools/simrun/hostbench.h"
+
+#define RUNS 9
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The best of a few runs: on a shared machine noise only ever adds time
+ * (a preempted ping-pong partner, an evicted chase), so the fastest run is
+ * the one closest to what the hardware does.
+ */
+static double best(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return v[0];
+}
+
+double host_ghz(void)
+{
+#if defined(__x86_64__)
+	double v[RUNS];
+
+	for (int r = 0; r < RUNS; r++) {
+		const unsigned long iters = 2000000;
+		unsigned long x = 0, one = 1;
+		double t0 = now_ns();
+
+		/*
+		 * 20 dependent register adds an iteration: 20 cycles on any x86
+		 * core (an add of an immediate may be folded at rename, as
+		 * Golden Cove does, so the addend is a register).
+		 */
+		for (unsigned long i = 0; i < iters; i++)
+			__asm__ volatile("add %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\t"
+					 "add %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\t"
+					 "add %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\t"
+					 "add %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\t"
+					 "add %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\tadd %1,%0"
+					 : "+r"(x)
+					 : "r"(one));
+		v[r] = iters * 20.0 / (now_ns() - t0);
+	}
+	qsort(v, RUNS, sizeof(*v), cmp_double);
+	return v[RUNS - 1]; /* the fastest run */
+#else
+	return -1;
+#endif
+}
+
+int host_two_cpus(int *a, int *b)
+{
+	cpu_set_t set;
+	int n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (int c = 0; c < CPU_SETSIZE && n < 2; c++) {
+		if (!CPU_ISSET(c, &set))
+			continue;
+		if (n++ == 0)
+			*a = c;
+		else
+			*b = c;
+	}
+	return n == 2;
+}
+
+struct pingpong {
+	_Alignas(64) uint64_t line;
+	_Alignas(64) unsigned long n;
+	enum host_handoff how;
+	int cpu[2];
+	pthread_barrier_t start;
+};
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+/* Player @me owns the line when it holds 2i + me; it hands it on. */
+static void play(struct pingpong *p, unsigned long me)
+{
+	pin(p->cpu[me]);
+	pthread_barrier_wait(&p->start);
+	for (unsigned long i = 0; i < p->n; i++) {
+		uint64_t want = 2 * i + me, e;
+
+		for (;;) {
+			if (p->how == HANDOFF_LOAD_CAS)
+				while (__atomic_load_n(&p->line, __ATOMIC_RELAXED) != want)
+					cpu_relax();
+			e = want;
+			if (__atomic_compare_exchange_n(&p->line, &e, want + 1, false,
+							__ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+				break;
+			if (p->how == HANDOFF_CAS)
+				cpu_relax();
+		}
+	}
+}
+
+static void *player1(void *arg)
+{
+	play(arg, 1);
+	return NULL;
+}
+
+double host_handoff_ns(int cpu_a, int cpu_b, enum host_handoff how)
+{
+	struct pingpong *p = aligned_alloc(64, sizeof(*p));
+	double v[RUNS];
+	cpu_set_t saved;
+
+	if (!p)
+		return -1;
+	sched_getaffinity(0, sizeof(saved), &saved);
+	memset(p, 0, sizeof(*p));
+	p->n = 100000;
+	p->how = how;
+	p->cpu[0] = cpu_a;
+	p->cpu[1] = cpu_b;
+	for (int r = 0; r < RUNS; r++) {
+		pthread_t t;
+		double t0;
+
+		p->line = 0;
+		pthread_barrier_init(&p->start, NULL, 2);
+		if (pthread_create(&t, NULL, player1, p)) {
+			free(p);
+			return -1;
+		}
+		t0 = now_ns();
+		play(p, 0);
+		pthread_join(t, NULL);
+		/* 2n handoffs, each one way. */
+		v[r] = (now_ns() - t0) / (2.0 * p->n);
+		pthread_barrier_destroy(&p->start);
+	}
+	sched_setaffinity(0, sizeof(saved), &saved);
+	free(p);
+	return best(v, RUNS);
+}
+
+double host_chase_ns(size_t bytes)
+{
+	size_t lines = bytes / 64, steps = 2000000;
+	uint64_t *buf, *order, seed = 0x9e3779b97f4a7c15ull;
+	double v[3];
+
+	if (lines < 2)
+		return -1;
+	buf = aligned_alloc(64, lines * 64);
+	order = malloc(lines * sizeof(*order));
+	if (!buf || !order) {
+		free(buf);
+		free(order);
+		return -1;
+	}
+	for (size_t i = 0; i < lines; i++)
+		order[i] = i;
+	/* A random cycle (Fisher-Yates, a fixed xorshift seed). */
+	for (size_t i = lines - 1; i > 0; i--) {
+		size_t j;
+		uint64_t t;
+
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		j = seed % (i + 1);
+		t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (size_t i = 0; i < lines; i++)
+		buf[order[i] * 8] = (uint64_t)(uintptr_t)&buf[order[(i + 1) % lines] * 8];
+	free(order);
+	for (int r = 0; r < 3; r++) {
+		uint64_t *p = buf;
+		double t0;
+
+		for (size_t i = 0; i < lines && i < steps; i++) /* warm */
+			p = (uint64_t *)(uintptr_t)*p;
+		t0 = now_ns();
+		for (size_t i = 0; i < steps; i++)
+			p = (uint64_t *)(uintptr_t) * (volatile uint64_t *)p;
+		v[r] = (now_ns() - t0) / steps;
+		if (!p)
+			v[r] = -1;
+	}
+	free(buf);
+	return best(v, 3);
+}
+
+double host_atomic_ns(void)
+{
+	_Alignas(64) static uint64_t word;
+	double v[RUNS];
+
+	for (int r = 0; r < RUNS; r++) {
+		const unsigned long n = 2000000;
+		uint64_t x = 1;
+		double t0 = now_ns();
+
+		/* Each add's operand depends on the previous result. */
+		for (unsigned long i = 0; i < n; i++)
+			x = __atomic_fetch_add(&word, x & 1, __ATOMIC_SEQ_CST) | 1;
+		v[r] = (now_ns() - t0) / n;
+	}
+	return best(v, RUNS);
+}
+
+double host_pause_ns(void)
+{
+	double v[RUNS];
+
+	for (int r = 0; r < RUNS; r++) {
+		const unsigned long n = 200000;
+		double t0 = now_ns();
+
+		for (unsigned long i = 0; i < n; i++)
+			cpu_relax();
+		v[r] = (now_ns() - t0) / n;
+	}
+	return best(v, RUNS);
+}
+
+size_t host_l2_bytes(size_t dflt)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/cpu0/cache/index2/size", "r");
+	unsigned long n;
+	char unit = 0;
+	size_t r = dflt;
+
+	if (!f)
+		return dflt;
+	if (fscanf(f, "%lu%c", &n, &unit) >= 1 && n)
+		r = unit == 'K' ? n << 10 : unit == 'M' ? n << 20 : n;
+	fclose(f);
+	return r;
+}

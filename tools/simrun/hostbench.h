@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Microbenchmarks of the host, for `vfslab sim calibrate`: each measures
+ * one number a simulator profile needs, the way the published figures the
+ * built-in profiles cite were measured (ping-pong on one line, a pointer
+ * chase, a dependent chain). Each returns the best of a few runs, in ns
+ * (or GHz), or a negative value when it cannot run here.
+ */
+#ifndef VFSLAB_TOOLS_SIMRUN_HOSTBENCH_H
+#define VFSLAB_TOOLS_SIMRUN_HOSTBENCH_H
+
+#include <stddef.h>
+
+enum host_handoff {
+	HANDOFF_CAS, /* the waiter spins with compare-and-swap only */
+	HANDOFF_LOAD_CAS, /* it spins on a plain load, then compare-and-swaps */
+};
+
+/* The core clock: a chain of dependent one-cycle adds. */
+double host_ghz(void);
+/* One-way handoff of one line between @cpu_a and @cpu_b. */
+double host_handoff_ns(int cpu_a, int cpu_b, enum host_handoff how);
+/* A dependent load through a random cycle over @bytes (one pointer a line). */
+double host_chase_ns(size_t bytes);
+/* A locked RMW on a line this CPU holds (a dependent chain). */
+double host_atomic_ns(void);
+/* One cpu_relax() (PAUSE). */
+double host_pause_ns(void);
+/* The size of one CPU's private L2 (sysfs), or @dflt. */
+size_t host_l2_bytes(size_t dflt);
+/* The first two CPUs this process may run on; false if it has only one. */
+int host_two_cpus(int *a, int *b);
+
+#endif /* VFSLAB_TOOLS_SIMRUN_HOSTBENCH_H */

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * vfslab sim validate: how far the simulator's predictions are from what
+ * real cores do, in three parts, each row with its band:
+ *
+ *  native     on this machine's calibrated profile at 2 vCPUs, every bench
+ *             workload's 2-thread / 1-thread throughput and every scenario's
+ *             after/before at 2 tasks, predicted and measured in the same
+ *             command (within 20% and 10%);
+ *  published  every seed figure at the seed's CPU count on the profile
+ *             nearest its machine: predicted gain over published gain
+ *             (0.5 to 2.0: "reproduced");
+ *  artefacts  the same scenarios at half and twice their operation count
+ *             (ratios within 5%: a run long enough to mean something) and
+ *             on every built-in profile (no direction flips). The scheduler
+ *             has no quantum to vary: every access is applied in exact
+ *             virtual-time order.
+ *
+ * It exits 1 when a row is outside its band, so it can guard the model.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/compiler.h"
+#include "tools/bench/bench.h"
+#include "tools/cmd.h"
+#include "tools/scenarios.h"
+#include "tools/simrun/calib.h"
+
+#define NATIVE_WORKLOAD_BAND 0.20
+#define NATIVE_SCENARIO_BAND 0.10
+#define OPS_BAND 0.05
+
+/* The published figures: every seed's, on the profile nearest its machine. */
+static const struct figure {
+	const char *scenario;
+	const char *profile; /* NULL: the scenario's own (vfslab sim's choice) */
+	int cpus; /* 0: the scenario's published count */
+	double published; /* 0: the scenario's */
+	const char *machine;
+} figures[] = {
+	{ "d_lockref", NULL, 0, 0, "Sapphire Rapids" },
+	{ "file_ref", NULL, 0, 0, "EPYC 9754" },
+	{ "f_count", NULL, 0, 0, "Kunpeng 920" },
+	/* The same patch's second machine, in the same mail (4288509.1 / 3666313.0 lps). */
+	{ "f_count", "clx", 24, 4288509.1 / 3666313.0, "Xeon Gold 6248, 24 copies" },
+	{ "f_ref", NULL, 0, 0, "Intel 64C/128T" },
+	{ "alloc_fd", NULL, 0, 0, "Ice Lake, 160 CPUs" },
+	{ "alloc_fd-open3", NULL, 0, 0, "Sapphire Rapids, 224 threads" },
+};
+
+/* The scenarios whose direction must hold on every profile. */
+static const char *const directional[] = { "d_lockref", "f_count", "f_ref", "alloc_fd",
+					   "file_ref" };
+
+/* The operation counts tried, against the scenario's own. */
+static const double ops_scale[] = { 0.5, 1, 2 };
+
+struct validate_opts {
+	const char *profile; /* the host's; NULL: calibrate now */
+	bool native, published, artefacts;
+	double entry_ns; /* < 0: getppid() measured here */
+	double interval;
+	int rounds;
+	const char *workloads;
+	unsigned long ops; /* simulated ops per vCPU for the native part */
+};
+
+struct tally {
+	int rows, outside;
+};
+
+static const char *label(double predicted, double published)
+{
+	double gp = predicted - 1, gq = published - 1, k;
+
+	if (fabs(gp) < 0.005)
+		return "flat";
+	if ((gp > 0) != (gq > 0))
+		return "opposite";
+	k = gp / gq;
+	return k >= 0.5 && k <= 2.0 ? "reproduced" : "direction only";
+}
+
+/* The after/before ratio of a scenario run (side 2's row), its ops per vCPU. */
+static int scenario_run(const char *const *args, double *ratio, unsigned long *ops)
+{
+	struct sim_tsv_row rows[8];
+	int n = sim_predict(args, rows, ARRAY_SIZE(rows));
+
+	for (int i = 0; i < n; i++) {
+		if (i > 0 && rows[i].cpus == rows[0].cpus) {
+			*ratio = rows[i].ratio;
+			if (ops)
+				*ops = rows[i].ops;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int scenario_ratio(const char *const *args, double *ratio)
+{
+	return scenario_run(args, ratio, NULL);
+}
+
+static const struct workload *const *pick_workloads(const char *list, unsigned int *nr)
+{
+	static const struct workload *v[64];
+	unsigned int n = 0, na;
+	const struct workload *const *all = workload_all(&na);
+
+	for (unsigned int i = 0; i < na && n < ARRAY_SIZE(v); i++) {
+		if (list) {
+			size_t len = strlen(all[i]->name);
+			bool in = false;
+
+			for (const char *p = list; p && *p;) {
+				const char *e = strchr(p, ',');
+				size_t l = e ? (size_t)(e - p) : strlen(p);
+
+				in |= l == len && !strncmp(p, all[i]->name, len);
+				p = e ? e + 1 : NULL;
+			}
+			if (!in)
+				continue;
+		}
+		v[n++] = all[i];
+	}
+	*nr = n;
+	return v;
+}
+
+/* Natively: @wl at 1 and 2 threads (or a scenario's two sides at 2 tasks). */
+static int native_run(struct bench_opts *b, struct bench_result *res, int *nr)
+{
+	b->pin = true;
+	b->progress = false;
+	return bench_run(b, res, nr);
+}
+
+static int part_native(const struct validate_opts *o, struct tally *t)
+{
+	static struct bench_result res[16];
+	char entry[32], ops[32];
+	unsigned int nw, ns;
+	const struct workload *const *wls = pick_workloads(o->workloads, &nw);
+	const struct scenario *sc = scenario_all(&ns);
+
+	snprintf(entry, sizeof(entry), "%.1f", o->entry_ns);
+	snprintf(ops, sizeof(ops), "%lu", o->ops);
+	printf("== native: this machine's two CPUs against the profile %s ==\n", o->profile);
+	printf("syscall entry %.1f ns on both sides; threads mode, shared objects; native "
+	       "%d rounds of %.2f s\n\n",
+	       o->entry_ns, o->rounds, o->interval);
+	printf("%-16s %10s %10s %8s  %s\n", "workload", "predicted", "measured", "error",
+	       "2 threads / 1 thread, band 20%");
+	for (unsigned int i = 0; i < nw; i++) {
+		const char *args[] = { wls[i]->name, "--cpus",	  "1,2",      "--mode",
+				       "threads",    "--profile", o->profile, "--entry-ns",
+				       entry,	     "--ops",	  ops,	      NULL };
+		struct sim_tsv_row rows[4];
+		struct bench_opts b;
+		double pred, meas, err;
+		int nr = 0;
+
+		if (sim_predict(args, rows, 4) != 2 || !rows[0].ops_per_sec)
+			return -1;
+		pred = rows[1].ops_per_sec / rows[0].ops_per_sec;
+		bench_cli_defaults(&b);
+		b.wl = wls[i];
+		b.tasks[0] = 1;
+		b.tasks[1] = 2;
+		b.nr_tasks = 2;
+		b.interval = o->interval;
+		b.rounds = o->rounds;
+		b.entry_ns = (long)(o->entry_ns + 0.5);
+		if (bench_cli_side(&b, NULL) || native_run(&b, res, &nr) || nr != 2 ||
+		    !res[0].median)
+			return -1;
+		meas = res[1].median / res[0].median;
+		err = pred / meas - 1;
+		t->rows++;
+		t->outside += fabs(err) > NATIVE_WORKLOAD_BAND;
+		printf("%-16s %9.3fx %9.3fx %+7.1f%%  %s\n", wls[i]->name, pred, meas, 100 * err,
+		       fabs(err) > NATIVE_WORKLOAD_BAND ? "OUTSIDE" : "ok");
+		fflush(stdout);
+	}
+	printf("\n%-16s %10s %10s %8s  %s\n", "scenario", "predicted", "measured", "error",
+	       "after/before at 2 tasks, band 10%");
+	for (unsigned int i = 0; i < ns; i++) {
+		const char *args[] = { sc[i].name, "--cpus",	 "2",	"--profile",
+				       o->profile, "--entry-ns", entry, NULL };
+		struct bench_opts b;
+		double pred, meas, err;
+		int nr = 0;
+
+		if (scenario_ratio(args, &pred))
+			return -1;
+		bench_cli_defaults(&b);
+		b.wl = workload_find(sc[i].workload);
+		b.processes = sc[i].processes;
+		b.tasks[0] = 2;
+		b.nr_tasks = 1;
+		b.interval = o->interval;
+		b.rounds = o->rounds;
+		b.entry_ns = (long)(o->entry_ns + 0.5);
+		if (!b.wl || bench_cli_side(&b, sc[i].before) || bench_cli_side(&b, sc[i].after) ||
+		    native_run(&b, res, &nr) || nr != 2)
+			return -1;
+		meas = res[1].ratio;
+		err = pred / meas - 1;
+		t->rows++;
+		t->outside += fabs(err) > NATIVE_SCENARIO_BAND;
+		printf("%-16s %9.3fx %9.3fx %+7.1f%%  %s\n", sc[i].name, pred, meas, 100 * err,
+		       fabs(err) > NATIVE_SCENARIO_BAND ? "OUTSIDE" : "ok");
+		fflush(stdout);
+	}
+	printf("\n");
+	return 0;
+}
+
+static void figure_of(const struct figure *f, const struct scenario *s, double *pub, int *cpus)
+{
+	*pub = f->published ? f->published : s->published;
+	*cpus = f->cpus ? f->cpus : s->published_cpus;
+}
+
+static int part_published(struct tally *t)
+{
+	printf("== published: every seed figure at its CPU count ==\n");
+	printf("%-15s %-11s %5s %9s %9s %10s  %-15s %s\n", "scenario", "profile", "cpus",
+	       "predicted", "published", "gain ratio", "label", "machine");
+	for (size_t i = 0; i < ARRAY_SIZE(figures); i++) {
+		const struct figure *f = &figures[i];
+		const struct scenario *s = scenario_find(f->scenario);
+		char cpus_s[16];
+		const char *args[8];
+		double pub, pred, k;
+		int cpus, n = 0;
+		const char *l;
+
+		if (!s)
+			return -1;
+		figure_of(f, s, &pub, &cpus);
+		snprintf(cpus_s, sizeof(cpus_s), "%d", cpus);
+		args[n++] = s->name;
+		args[n++] = "--cpus";
+		args[n++] = cpus_s;
+		if (f->profile) {
+			args[n++] = "--profile";
+			args[n++] = f->profile;
+		}
+		args[n] = NULL;
+		if (scenario_ratio(args, &pred))
+			return -1;
+		k = (pred - 1) / (pub - 1);
+		l = label(pred, pub);
+		t->rows++;
+		t->outside += strcmp(l, "reproduced") != 0;
+		printf("%-15s %-11s %5d %8.3fx %8.3fx %10.2f  %-15s %s\n", s->name,
+		       f->profile ? f->profile : "(its own)", cpus, pred, pub, k, l, f->machine);
+		fflush(stdout);
+	}
+	printf("gain ratio: (predicted - 1) / (published - 1); reproduced: 0.5 to 2.0.\n\n");
+	return 0;
+}
+
+static int part_artefacts(struct tally *t)
+{
+	unsigned int np;
+	const struct sim_profile *prof = sim_profile_all(&np);
+
+	printf("== artefacts: half and twice the operations, and every profile ==\n");
+	printf("%-15s %5s %9s %9s %9s %7s  %s\n", "scenario", "cpus", "ops/vCPU", "min", "max",
+	       "spread", "over 0.5x-2x the operations, band 5%");
+	for (size_t i = 0; i < ARRAY_SIZE(figures); i++) {
+		const struct scenario *s = scenario_find(figures[i].scenario);
+		double lo = INFINITY, hi = 0, pub, r1;
+		char cpus_s[16], ops_s[32];
+		unsigned long ops;
+		int cpus;
+
+		if (figures[i].profile)
+			continue; /* the scenario's own machine only */
+		figure_of(&figures[i], s, &pub, &cpus);
+		snprintf(cpus_s, sizeof(cpus_s), "%d", cpus);
+		{
+			const char *args[] = { s->name, "--cpus", cpus_s, NULL };
+
+			if (scenario_run(args, &r1, &ops))
+				return -1;
+		}
+		for (size_t k = 0; k < ARRAY_SIZE(ops_scale); k++) {
+			const char *args[] = { s->name, "--cpus", cpus_s, "--ops", ops_s, NULL };
+			unsigned long n = (unsigned long)(ops * ops_scale[k] + 0.5);
+			double r = r1;
+
+			if (ops_scale[k] != 1) {
+				snprintf(ops_s, sizeof(ops_s), "%lu", n ? n : 1);
+				if (scenario_ratio(args, &r))
+					return -1;
+			}
+			lo = r < lo ? r : lo;
+			hi = r > hi ? r : hi;
+		}
+		t->rows++;
+		t->outside += hi / lo - 1 > OPS_BAND;
+		printf("%-15s %5d %9lu %8.3fx %8.3fx %6.1f%%  %s\n", s->name, cpus, ops, lo, hi,
+		       100 * (hi / lo - 1), hi / lo - 1 > OPS_BAND ? "OUTSIDE" : "ok");
+		fflush(stdout);
+	}
+	printf("\n%-15s %5s", "scenario", "cpus");
+	for (unsigned int k = 0; k < np; k++)
+		printf(" %11s", prof[k].name);
+	printf("  direction on every profile\n");
+	for (size_t i = 0; i < ARRAY_SIZE(directional); i++) {
+		const struct scenario *s = scenario_find(directional[i]);
+		char cpus_s[16];
+		bool flip = false;
+
+		snprintf(cpus_s, sizeof(cpus_s), "%d", s->published_cpus);
+		printf("%-15s %5d", s->name, s->published_cpus);
+		for (unsigned int k = 0; k < np; k++) {
+			const char *args[] = { s->name,	    "--cpus",	  cpus_s,
+					       "--profile", prof[k].name, NULL };
+			double r;
+
+			if (scenario_ratio(args, &r))
+				return -1;
+			flip |= (r > 1) != (s->published > 1) || fabs(r - 1) < 0.005;
+			printf(" %10.3fx", r);
+			fflush(stdout);
+		}
+		t->rows++;
+		t->outside += flip;
+		printf("  %s\n", flip ? "FLIPS" : "ok");
+	}
+	printf("\n");
+	return 0;
+}
+
+static void validate_usage(FILE *f)
+{
+	fprintf(f, "usage: vfslab sim validate [--profile FILE] [--part LIST] [options]\n\n"
+		   "Checks the simulator against real cores and published figures (see the\n"
+		   "README's validation section), one row per prediction with its error and band;\n"
+		   "exits 1 if any row is outside its band.\n\n"
+		   "  --part LIST        native, published, artefacts (default all)\n"
+		   "  --profile FILE     the host's profile (`vfslab sim calibrate --out FILE`);\n"
+		   "                     without it the native part calibrates first\n"
+		   "  --entry-ns N|host  syscall entry cost on both sides of the native part\n"
+		   "                     (default host: getppid() measured now)\n"
+		   "  --workloads LIST   the native part's workloads (default all)\n"
+		   "  --interval S       seconds per native sample (default 0.2)\n"
+		   "  --rounds N         native samples per point (default 5)\n"
+		   "  --ops N            simulated operations per vCPU in the native part\n"
+		   "                     (default 2000)\n");
+}
+
+static int parse_parts(struct validate_opts *o, const char *list)
+{
+	o->native = o->published = o->artefacts = false;
+	for (const char *p = list; p && *p;) {
+		const char *e = strchr(p, ',');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		if (n == 6 && !strncmp(p, "native", 6))
+			o->native = true;
+		else if (n == 9 && !strncmp(p, "published", 9))
+			o->published = true;
+		else if (n == 9 && !strncmp(p, "artefacts", 9))
+			o->artefacts = true;
+		else
+			return -1;
+		p = e ? e + 1 : NULL;
+	}
+	return o->native || o->published || o->artefacts ? 0 : -1;
+}
+
+int sim_validate_cmd(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "part", required_argument, NULL, 'p' },
+		{ "profile", required_argument, NULL, 'P' },
+		{ "entry-ns", required_argument, NULL, 'e' },
+		{ "workloads", required_argument, NULL, 'w' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "ops", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct validate_opts o = { .native = true,
+				   .published = true,
+				   .artefacts = true,
+				   .entry_ns = -1,
+				   .interval = 0.2,
+				   .rounds = 5,
+				   .ops = 2000 };
+	char tmp[] = "/tmp/vfslab-host-XXXXXX.prof";
+	struct tally t = { 0, 0 };
+	bool made = false;
+	int opt, ret = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		char *end;
+
+		switch (opt) {
+		case 'p':
+			if (parse_parts(&o, optarg)) {
+				cli_error("sim", "--part: a list of native, published, artefacts");
+				return 2;
+			}
+			break;
+		case 'P':
+			o.profile = optarg;
+			break;
+		case 'e':
+			if (!strcmp(optarg, "host")) {
+				o.entry_ns = -1;
+				break;
+			}
+			o.entry_ns = strtod(optarg, &end);
+			if (*end || !*optarg || !(o.entry_ns >= 0 && o.entry_ns <= 1e6)) {
+				cli_error("sim", "--entry-ns: 0 to 1000000, or host");
+				return 2;
+			}
+			break;
+		case 'w':
+			o.workloads = optarg;
+			break;
+		case 'i':
+			o.interval = strtod(optarg, &end);
+			if (*end || !(o.interval >= 0.01 && o.interval <= 60)) {
+				cli_error("sim", "--interval: 0.01 to 60 seconds");
+				return 2;
+			}
+			break;
+		case 'r':
+			o.rounds = (int)strtol(optarg, &end, 10);
+			if (*end || o.rounds < 1 || o.rounds > 100) {
+				cli_error("sim", "--rounds: 1 to 100");
+				return 2;
+			}
+			break;
+		case 'n':
+			o.ops = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || optarg[0] == '-' || o.ops < 100 ||
+			    o.ops > 1000000) {
+				cli_error("sim", "--ops: 100 to 1000000");
+				return 2;
+			}
+			break;
+		case 'h':
+			validate_usage(stdout);
+			return 0;
+		default:
+			validate_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		validate_usage(stderr);
+		return 2;
+	}
+	if (o.workloads) {
+		unsigned int n;
+
+		pick_workloads(o.workloads, &n);
+		if (!n) {
+			cli_error("sim", "--workloads: no known workload in '%s'", o.workloads);
+			return 2;
+		}
+	}
+	if (o.native && o.entry_ns < 0)
+		o.entry_ns = bench_host_syscall_ns();
+	if (o.native && !o.profile) {
+		struct calib_opts co = { .interval = 0.2, .rounds = 3 };
+		struct sim_profile p;
+		int fd = mkstemps(tmp, 5);
+		FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+		if (!f) {
+			cli_error("sim", "cannot write a profile in /tmp: %s", strerror(errno));
+			return 1;
+		}
+		made = true;
+		printf("calibrating this machine first (vfslab sim calibrate)...\n");
+		fflush(stdout);
+		if (sim_calibrate(&p, &co, f)) {
+			fclose(f);
+			unlink(tmp);
+			return 1;
+		}
+		sim_profile_write(f, &p);
+		fclose(f);
+		o.profile = tmp;
+	}
+	if ((o.native && part_native(&o, &t)) || (o.published && part_published(&t)) ||
+	    (o.artefacts && part_artefacts(&t))) {
+		cli_error("sim", "validate: a run failed");
+		ret = 1;
+	}
+	if (made)
+		unlink(tmp);
+	if (ret)
+		return ret;
+	printf("%d rows, %d outside their band\n", t.rows, t.outside);
+	return t.outside ? 1 : 0;
+}
