@@ -168,14 +168,17 @@ START_TEST(test_read_mostly)
 	ck_assert_uint_eq(s->clean_fetch, 6);
 	ck_assert_uint_eq(s->rfo + s->inval, 0);
 	/*
-	 * One write now invalidates the seven other copies. CPU 0 holds one
-	 * itself: an upgrade, no data moves, half the farthest's transfer.
+	 * One write now invalidates the seven other copies, at the farthest's
+	 * cost, though CPU 0 holds one itself: with many copies out it waits
+	 * for the farthest invalidation.
 	 */
-	ck_assert_uint_eq(coh_access(&c, 0, 3000 * NS, LINE_A, COH_WRITE, 0, true), 3050 * NS);
+	ck_assert_uint_eq(coh_access(&c, 0, 3000 * NS, LINE_A, COH_WRITE, 0, true), 3100 * NS);
 	ck_assert_uint_eq(s->inval, 7);
 	ck_assert_uint_eq(s->rfo, 1);
-	ck_assert_uint_eq(s->upgrade, 0);
-	/* All read it again; CPU 4 holds none when it writes: the full 100. */
+	/* CPU 4 reads it from CPU 0 and writes: one other copy, an upgrade (half). */
+	ck_assert_uint_eq(coh_access(&c, 4, 4000 * NS, LINE_A, COH_READ, 0, true), 4100 * NS);
+	ck_assert_uint_eq(coh_access(&c, 4, 4100 * NS, LINE_A, COH_WRITE, 0, true), 4150 * NS);
+	/* All read it again (CPU 4 keeps a copy): seven others out, the full 100. */
 	for (unsigned int cpu = 0; cpu < 8; cpu++)
 		if (cpu != 4)
 			coh_access(&c, cpu, 4000 * NS, LINE_A, COH_READ, 0, true);

@@ -45,6 +45,7 @@ args_of() {
 status_of() {
 	case $1 in
 	formats) echo 1 ;; # two deliberate lies in the log
+	rows) echo 1 ;;    # errnos vfslab cannot give, to print every call
 	*) echo 0 ;;
 	esac
 }

@@ -18,27 +18,27 @@ check_PROGRAMS += \
 
 EXTRA_DIST += %D%/vfs_test.h
 
-%C%_check_namei_SOURCES = %D%/check_namei.c %D%/vfs_test.h
+%C%_check_namei_SOURCES = %D%/check_namei.c %D%/vfs_test.h tools/sys/names.c tools/sys/names.h
 %C%_check_namei_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 %C%_check_namei_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)
 
-%C%_check_dcache_SOURCES = %D%/check_dcache.c %D%/vfs_test.h
+%C%_check_dcache_SOURCES = %D%/check_dcache.c %D%/vfs_test.h tools/sys/names.c tools/sys/names.h
 %C%_check_dcache_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 %C%_check_dcache_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)
 
-%C%_check_file_SOURCES = %D%/check_file.c %D%/vfs_test.h
+%C%_check_file_SOURCES = %D%/check_file.c %D%/vfs_test.h tools/sys/names.c tools/sys/names.h
 %C%_check_file_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 %C%_check_file_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)
 
-%C%_check_syscalls_SOURCES = %D%/check_syscalls.c %D%/vfs_test.h
+%C%_check_syscalls_SOURCES = %D%/check_syscalls.c %D%/vfs_test.h tools/sys/names.c tools/sys/names.h
 %C%_check_syscalls_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 %C%_check_syscalls_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)
 
-%C%_check_layout_SOURCES = %D%/check_layout.c %D%/vfs_test.h
+%C%_check_layout_SOURCES = %D%/check_layout.c %D%/vfs_test.h tools/sys/names.c tools/sys/names.h
 %C%_check_layout_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 %C%_check_layout_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)
 
-%C%_check_stress_SOURCES = %D%/check_stress.c %D%/vfs_test.h
+%C%_check_stress_SOURCES = %D%/check_stress.c %D%/vfs_test.h tools/sys/names.c tools/sys/names.h
 %C%_check_stress_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 %C%_check_stress_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)
 
@@ -48,7 +48,7 @@ EXTRA_DIST += %D%/bench_smoke.sh
 
 # vfs/check.c's checkers against states broken on purpose; vfslab torture, briefly.
 check_PROGRAMS += %D%/check_check
-%C%_check_check_SOURCES = %D%/check_check.c %D%/vfs_test.h
+%C%_check_check_SOURCES = %D%/check_check.c %D%/vfs_test.h tools/sys/names.c tools/sys/names.h
 %C%_check_check_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 %C%_check_check_LDADD = $(LIBVFS_LDADD) $(CHECK_LIBS)
 TESTS += %D%/torture.sh
@@ -84,8 +84,12 @@ check_PROGRAMS += %D%/check_sim_coherence
 	$(AM_V_GEN)$(SIM_BLOCKS)
 check_DATA = %D%/check_sim_coherence.blocks
 CLEANFILES += %D%/check_sim_coherence.blocks
-TESTS += %D%/sim.sh %D%/sim_fstest.sh
-EXTRA_DIST += %D%/sim.sh %D%/sim_fstest.sh
+check_PROGRAMS += %D%/check_sim_profile
+%C%_check_sim_profile_SOURCES = %D%/check_sim_profile.c
+%C%_check_sim_profile_CFLAGS = $(WARN_CFLAGS) $(CHECK_CFLAGS)
+%C%_check_sim_profile_LDADD = tools/sim/libsimrt.a $(CHECK_LIBS)
+TESTS += %D%/sim.sh %D%/sim_fstest.sh %D%/sim_calibrate.sh
+EXTRA_DIST += %D%/sim.sh %D%/sim_fstest.sh %D%/sim_calibrate.sh
 
 # The fstest suite under several variants: same answers.
 TESTS += %D%/fstest_variants.sh

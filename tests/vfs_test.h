@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/sys/names.h"
 #include "vfs/internal.h"
 
 /* One instance and its init task (pid 1, root, cwd "/"). */
@@ -32,7 +33,7 @@ static inline const char *vt_ename(long r)
 
 	if (r >= 0 || r < -4095)
 		return "ok";
-	n = strerrorname_np(-r);
+	n = sys_errno_name(-r);
 	return n ? n : "E?";
 }
 

@@ -37,31 +37,6 @@ static void bench_usage(FILE *f)
 		"  --tree N            instead: build a tree of N files; time and memory per file\n");
 }
 
-int bench_cli_tasks(const char *s, struct bench_opts *o)
-{
-	char *copy = strdup(s), *save = NULL;
-	int ret = 0;
-
-	o->nr_tasks = 0;
-	for (char *t = strtok_r(copy, ",", &save); t && !ret; t = strtok_r(NULL, ",", &save)) {
-		char *end;
-		long a = strtol(t, &end, 10), b = a;
-
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		if (*end || a < 1 || b < a || b > BENCH_MAX_TASKS)
-			ret = -1;
-		for (long n = a; !ret && n <= b; n++) {
-			if (o->nr_tasks == (int)ARRAY_SIZE(o->tasks))
-				ret = -1;
-			else
-				o->tasks[o->nr_tasks++] = n;
-		}
-	}
-	free(copy);
-	return ret || !o->nr_tasks ? -1 : 0;
-}
-
 static void list_workloads(void)
 {
 	unsigned int nr;
@@ -71,103 +46,84 @@ static void list_workloads(void)
 		printf("%-10s %s\n%10s loop: %s\n", all[i]->name, all[i]->desc, "", all[i]->loop);
 }
 
-int bench_cli_side(struct bench_opts *o, const char *spec)
-{
-	struct bench_side *s;
+struct bench_cmd {
+	struct bench_opts o;
+	const char *variants[BENCH_MAX_SIDES], *plot, *json, *workload;
+	int nr_variants;
+	bool peer;
+	enum bench_format fmt;
+	long tree; /* --tree N: build N files instead */
+};
 
-	if (o->nr_sides == BENCH_MAX_SIDES) {
-		cli_error("bench", "at most %d sides", BENCH_MAX_SIDES);
-		return -1;
-	}
-	s = &o->sides[o->nr_sides];
-	memset(s, 0, sizeof(*s));
-	if (cli_config("bench", spec, &s->cfg))
-		return -1;
-	snprintf(s->label, sizeof(s->label), spec ? "vfslab %s" : "vfslab", spec);
-	o->nr_sides++;
-	return 0;
-}
-
-int bench_cli_defaults(struct bench_opts *o)
+/* One option (c) into bc; -1 to go on, else the exit status. */
+static int bench_option(void *ctx, int c, const char *arg)
 {
-	memset(o, 0, sizeof(*o));
-	o->interval = 0.5;
-	o->rounds = 5;
-	o->pin = true;
-	o->tmpdir = "/dev/shm";
-	return 0;
-}
-
-/* The options bench and compare share: --tasks --interval --rounds --entry-ns --format. */
-int bench_cli_option(struct bench_opts *o, int opt, const char *arg, enum bench_format *fmt)
-{
+	struct bench_cmd *bc = ctx;
 	char *end;
 
-	switch (opt) {
+	switch (c) {
 	case 't':
-		if (bench_cli_tasks(arg, o)) {
-			cli_error("bench", "--tasks: expected e.g. 1,2,4 or 1-4 (at most %d)",
-				  BENCH_MAX_TASKS);
-			return -1;
-		}
-		return 0;
 	case 'i':
-		o->interval = strtod(arg, &end);
-		if (*end || !(o->interval >= 0.01 && o->interval <= 60)) {
-			cli_error("bench", "--interval: 0.01 to 60 seconds, not '%s'", arg);
-			return -1;
-		}
-		return 0;
 	case 'r':
-		o->rounds = strtol(arg, &end, 10);
-		if (*end || o->rounds < 1 || o->rounds > BENCH_MAX_ROUNDS) {
-			cli_error("bench", "--rounds: 1 to %d, not '%s'", BENCH_MAX_ROUNDS, arg);
-			return -1;
-		}
-		return 0;
 	case 'e':
-		if (!strcmp(arg, "host")) {
-			o->entry_host = true;
-			return 0;
-		}
-		o->entry_ns = strtol(arg, &end, 10);
-		if (*end || o->entry_ns < 0 || o->entry_ns > 1000000) {
-			cli_error("bench", "--entry-ns: host or 0..1000000, not '%s'", arg);
-			return -1;
-		}
-		return 0;
 	case 'f':
-		if (!strcmp(arg, "csv"))
-			*fmt = BENCH_CSV;
-		else if (!strcmp(arg, "json"))
-			*fmt = BENCH_JSON;
-		else if (!strcmp(arg, "table"))
-			*fmt = BENCH_TABLE;
-		else {
-			cli_error("bench", "--format: table, csv or json, not '%s'", arg);
-			return -1;
+		return bench_cli_option(&bc->o, c, arg, &bc->fmt) ? 2 : -1;
+	case 'm':
+		if (!strcmp(arg, "processes")) {
+			bc->o.processes = true;
+		} else if (strcmp(arg, "threads")) {
+			cli_error("bench", "--mode: threads or processes, not '%s'", arg);
+			return 2;
 		}
+		return -1;
+	case 'v':
+		if (bc->nr_variants == BENCH_MAX_SIDES - 1) {
+			cli_error("bench", "at most %d variants", BENCH_MAX_SIDES - 1);
+			return 2;
+		}
+		bc->variants[bc->nr_variants++] = arg;
+		return -1;
+	case 'p':
+		if (!strcmp(arg, "none")) {
+			bc->peer = false;
+		} else if (strcmp(arg, "kernel")) {
+			cli_error("bench", "--peer: kernel or none, not '%s'", arg);
+			return 2;
+		}
+		return -1;
+	case 'P':
+		bc->plot = arg;
+		return -1;
+	case 'J':
+		bc->json = arg;
+		return -1;
+	case 'T':
+		bc->o.tmpdir = arg;
+		return -1;
+	case 'n':
+		bc->o.pin = false;
+		return -1;
+	case 'l':
+		list_workloads();
 		return 0;
+	case 'R':
+		bc->tree = strtol(arg, &end, 10);
+		if (*end || bc->tree < 1 || bc->tree > 100000000) {
+			cli_error("bench", "--tree: 1 to 100000000 files, not '%s'", arg);
+			return 2;
+		}
+		return -1;
+	case 'h':
+		bench_usage(stdout);
+		return 0;
+	default:
+		bench_usage(stderr);
+		return 2;
 	}
-	return -1;
 }
 
-/* After parsing: default task sweep, the host's entry cost, progress. */
-void bench_cli_finish(struct bench_opts *o)
-{
-	if (!o->nr_tasks) {
-		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-		char range[32];
-
-		snprintf(range, sizeof(range), "1-%ld", ncpu > 0 ? ncpu : 1);
-		bench_cli_tasks(range, o);
-	}
-	if (o->entry_host)
-		o->entry_ns = (long)(bench_host_syscall_ns() + 0.5);
-	o->progress = isatty(STDERR_FILENO);
-}
-
-int cmd_bench(int argc, char **argv)
+/* The options into bc; -1 to go on, else the exit status. */
+static int bench_options(int argc, char **argv, struct bench_cmd *bc)
 {
 	static const struct option opts[] = {
 		{ "tasks", required_argument, NULL, 't' },
@@ -187,124 +143,88 @@ int cmd_bench(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static struct bench_opts o;
-	static struct bench_result res[64 * BENCH_MAX_SIDES];
-	const char *variants[BENCH_MAX_SIDES], *plot = NULL, *json = NULL;
-	int nr_variants = 0, c, nr = 0;
-	bool peer = true;
-	enum bench_format fmt = BENCH_TABLE;
-	long tree = 0;
-	char *end;
+	int ret = cli_options(argc, argv, "h", opts, bench_option, bc);
 
-	bench_cli_defaults(&o);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-		case 'i':
-		case 'r':
-		case 'e':
-		case 'f':
-			if (bench_cli_option(&o, c, optarg, &fmt))
-				return 2;
-			break;
-		case 'm':
-			if (!strcmp(optarg, "processes")) {
-				o.processes = true;
-			} else if (strcmp(optarg, "threads")) {
-				cli_error("bench", "--mode: threads or processes, not '%s'",
-					  optarg);
-				return 2;
-			}
-			break;
-		case 'v':
-			if (nr_variants == BENCH_MAX_SIDES - 1) {
-				cli_error("bench", "at most %d variants", BENCH_MAX_SIDES - 1);
-				return 2;
-			}
-			variants[nr_variants++] = optarg;
-			break;
-		case 'p':
-			if (!strcmp(optarg, "none")) {
-				peer = false;
-			} else if (strcmp(optarg, "kernel")) {
-				cli_error("bench", "--peer: kernel or none, not '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'P':
-			plot = optarg;
-			break;
-		case 'J':
-			json = optarg;
-			break;
-		case 'T':
-			o.tmpdir = optarg;
-			break;
-		case 'n':
-			o.pin = false;
-			break;
-		case 'l':
-			list_workloads();
-			return 0;
-		case 'R':
-			tree = strtol(optarg, &end, 10);
-			if (*end || tree < 1 || tree > 100000000) {
-				cli_error("bench", "--tree: 1 to 100000000 files, not '%s'",
-					  optarg);
-				return 2;
-			}
-			break;
-		case 'h':
-			bench_usage(stdout);
-			return 0;
-		default:
-			bench_usage(stderr);
-			return 2;
-		}
-	}
+	if (ret >= 0)
+		return ret;
 	if (optind < argc - 1) {
 		bench_usage(stderr);
 		return 2;
 	}
-	if (tree)
-		return bench_tree(tree, peer, o.tmpdir) ? 1 : 0;
-	o.wl = workload_find(optind < argc ? argv[optind] : "stat2");
-	if (!o.wl) {
-		cli_error("bench", "unknown workload '%s' (see `vfslab bench --list`)",
-			  argv[optind]);
-		return 2;
+	bc->workload = optind < argc ? argv[optind] : NULL;
+	return -1;
+}
+
+/* The sides: the kernel's first (unless --peer none), then each variant's; 0 or 2. */
+static int bench_sides(struct bench_cmd *bc)
+{
+	struct bench_opts *o = &bc->o;
+
+	if (bc->peer) {
+		o->sides[0].kernel = true;
+		snprintf(o->sides[0].label, sizeof(o->sides[0].label), "kernel (%s)", o->tmpdir);
+		o->nr_sides = 1;
 	}
-	if (peer) {
-		o.sides[0].kernel = true;
-		snprintf(o.sides[0].label, sizeof(o.sides[0].label), "kernel (%s)", o.tmpdir);
-		o.nr_sides = 1;
-	}
-	if (!nr_variants && bench_cli_side(&o, NULL))
+	if (!bc->nr_variants && bench_cli_side(o, NULL))
 		return 2;
-	for (int i = 0; i < nr_variants; i++)
-		if (bench_cli_side(&o, variants[i]))
+	for (int i = 0; i < bc->nr_variants; i++)
+		if (bench_cli_side(o, bc->variants[i]))
 			return 2;
-	bench_cli_finish(&o);
-	if (bench_run(&o, res, &nr)) {
-		cli_error("bench", "%s: the run failed", o.wl->name);
+	return 0;
+}
+
+/* Run the workload and report it (table, JSON file, plot); the exit status. */
+static int bench_go(struct bench_cmd *bc)
+{
+	static struct bench_result res[64 * BENCH_MAX_SIDES];
+	const struct bench_opts *o = &bc->o;
+	int nr = 0;
+
+	if (bench_run(o, res, &nr)) {
+		cli_error("bench", "%s: the run failed", o->wl->name);
 		return 1;
 	}
-	bench_report(stdout, fmt, &o, res, nr);
-	if (json) {
-		FILE *f = fopen(json, "w");
+	bench_report(stdout, bc->fmt, o, res, nr);
+	if (bc->json) {
+		FILE *f = fopen(bc->json, "w");
 
 		if (!f) {
-			cli_error("bench", "--json: cannot write %s", json);
+			cli_error("bench", "--json: cannot write %s", bc->json);
 			return 1;
 		}
-		bench_report(f, BENCH_JSON, &o, res, nr);
+		bench_report(f, BENCH_JSON, o, res, nr);
 		fclose(f);
 	}
-	if (plot && bench_plot(plot, &o, res, nr))
+	if (bc->plot && bench_plot(bc->plot, o, res, nr))
 		return 1;
 	for (int i = 0; i < nr; i++)
 		if (res[i].errors)
 			return 1;
 	return 0;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	static struct bench_cmd bc;
+	int ret;
+
+	memset(&bc, 0, sizeof(bc));
+	bc.peer = true;
+	bc.fmt = BENCH_TABLE;
+	bench_cli_defaults(&bc.o);
+	ret = bench_options(argc, argv, &bc);
+	if (ret >= 0)
+		return ret;
+	if (bc.tree)
+		return bench_tree(bc.tree, bc.peer, bc.o.tmpdir) ? 1 : 0;
+	bc.o.wl = workload_find(bc.workload ? bc.workload : "stat2");
+	if (!bc.o.wl) {
+		cli_error("bench", "unknown workload '%s' (see `vfslab bench --list`)",
+			  bc.workload);
+		return 2;
+	}
+	if (bench_sides(&bc))
+		return 2;
+	bench_cli_finish(&bc.o);
+	return bench_go(&bc);
 }

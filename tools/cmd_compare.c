@@ -64,7 +64,46 @@ static void compare_usage(FILE *f)
 		"over paired rounds. `vfslab scenarios` lists the scenarios.\n");
 }
 
-int cmd_compare(int argc, char **argv)
+struct compare_cmd {
+	struct bench_opts o;
+	enum bench_format fmt;
+	bool kernel; /* --peer kernel: the host as a third side */
+	const char *scenario;
+};
+
+/* One option into the struct compare_cmd at ctx; -1 to go on, else the exit status. */
+static int compare_option(void *ctx, int opt, const char *arg)
+{
+	struct compare_cmd *cc = ctx;
+
+	switch (opt) {
+	case 't':
+	case 'r':
+	case 'i':
+	case 'e':
+	case 'f':
+		if (bench_cli_option(&cc->o, opt, arg, &cc->fmt))
+			return 2;
+		break;
+	case 'p':
+		if (strcmp(arg, "kernel")) {
+			cli_error("compare", "--peer: only kernel, not '%s'", arg);
+			return 2;
+		}
+		cc->kernel = true;
+		break;
+	case 'h':
+		compare_usage(stdout);
+		return 0;
+	default:
+		compare_usage(stderr);
+		return 2;
+	}
+	return -1;
+}
+
+/* The options into cc; -1 to go on, else the exit status. */
+static int compare_options(int argc, char **argv, struct compare_cmd *cc)
 {
 	static const struct option opts[] = {
 		{ "tasks", required_argument, NULL, 't' },
@@ -76,72 +115,21 @@ int cmd_compare(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static struct bench_opts o;
-	static struct bench_result res[64 * BENCH_MAX_SIDES];
-	enum bench_format fmt = BENCH_TABLE;
-	const struct scenario *s;
-	int c, nr = 0;
+	int ret = cli_options(argc, argv, "h", opts, compare_option, cc);
 
-	bench_cli_defaults(&o);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-		case 'r':
-		case 'i':
-		case 'e':
-		case 'f':
-			if (bench_cli_option(&o, c, optarg, &fmt))
-				return 2;
-			break;
-		case 'p':
-			if (strcmp(optarg, "kernel")) {
-				cli_error("compare", "--peer: only kernel, not '%s'", optarg);
-				return 2;
-			}
-			o.sides[2].kernel = true;
-			break;
-		case 'h':
-			compare_usage(stdout);
-			return 0;
-		default:
-			compare_usage(stderr);
-			return 2;
-		}
-	}
+	if (ret >= 0)
+		return ret;
 	if (optind != argc - 1) {
 		compare_usage(stderr);
 		return 2;
 	}
-	s = scenario_find(argv[optind]);
-	if (!s) {
-		cli_error("compare", "unknown scenario '%s' (see `vfslab scenarios`)",
-			  argv[optind]);
-		return 2;
-	}
-	o.wl = workload_find(s->workload);
-	o.processes = s->processes;
-	{
-		bool kernel = o.sides[2].kernel;
+	cc->scenario = argv[optind];
+	return -1;
+}
 
-		o.nr_sides = 0;
-		if (bench_cli_side(&o, s->before) || bench_cli_side(&o, s->after))
-			return 2;
-		if (kernel) {
-			o.sides[2].kernel = true;
-			snprintf(o.sides[2].label, sizeof(o.sides[2].label), "kernel (%s)",
-				 o.tmpdir);
-			o.nr_sides = 3;
-		}
-	}
-	bench_cli_finish(&o);
-	if (bench_run(&o, res, &nr)) {
-		cli_error("compare", "%s: the run failed", s->name);
-		return 1;
-	}
-	bench_report(stdout, fmt, &o, res, nr);
-	if (fmt != BENCH_TABLE)
-		return 0;
+/* Under the table: the seed's claim, the published figure, the verdict per task count. */
+static void compare_verdicts(const struct scenario *s, const struct bench_result *res, int nr)
+{
 	printf("\n%s: %s\n", s->name, s->claim);
 	if (s->published)
 		printf("published: %.2fx at %d CPUs (%s)\n", s->published, s->published_cpus,
@@ -153,5 +141,43 @@ int cmd_compare(int argc, char **argv)
 		       res[i].tasks, res[i].tasks > 1 ? "s" : "", res[i].ratio, res[i].ratio_min,
 		       res[i].ratio_max, verdict(&res[i]));
 	}
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static struct compare_cmd cc;
+	static struct bench_result res[64 * BENCH_MAX_SIDES];
+	struct bench_opts *o = &cc.o;
+	const struct scenario *s;
+	int ret, nr = 0;
+
+	memset(&cc, 0, sizeof(cc));
+	cc.fmt = BENCH_TABLE;
+	bench_cli_defaults(o);
+	ret = compare_options(argc, argv, &cc);
+	if (ret >= 0)
+		return ret;
+	s = scenario_find(cc.scenario);
+	if (!s) {
+		cli_error("compare", "unknown scenario '%s' (see `vfslab scenarios`)", cc.scenario);
+		return 2;
+	}
+	o->wl = workload_find(s->workload);
+	o->processes = s->processes;
+	if (bench_cli_side(o, s->before) || bench_cli_side(o, s->after))
+		return 2;
+	if (cc.kernel) {
+		o->sides[2].kernel = true;
+		snprintf(o->sides[2].label, sizeof(o->sides[2].label), "kernel (%s)", o->tmpdir);
+		o->nr_sides = 3;
+	}
+	bench_cli_finish(o);
+	if (bench_run(o, res, &nr)) {
+		cli_error("compare", "%s: the run failed", s->name);
+		return 1;
+	}
+	bench_report(stdout, cc.fmt, o, res, nr);
+	if (cc.fmt == BENCH_TABLE)
+		compare_verdicts(s, res, nr);
 	return 0;
 }

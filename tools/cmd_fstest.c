@@ -4,13 +4,10 @@
  * against one vfslab VFS (default) or the host kernel (--host).
  */
 #include <getopt.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "tools/cmd.h"
-#include "tools/fstest.h"
-#include "tools/fstest_vfs.h"
-#include "vfs/vfs.h"
+#include "tools/fstest/fstest.h"
 
 static void fstest_usage(FILE *f)
 {
@@ -36,27 +33,20 @@ int cmd_fstest(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *variant = NULL;
-	bool host = false, chroot_cwd = true;
-	struct fstest_host h;
-	struct fstest_vfs fv;
-	struct vfs_config cfg;
-	struct vfs *vfs = NULL;
-	const struct fstest_backend *be;
-	void *ctx;
-	int c, bad = 0, ret = 0;
+	struct fstest_opts o = { .chroot_cwd = true };
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'H':
-			host = true;
+			o.host = true;
 			break;
 		case 'C':
-			chroot_cwd = false;
+			o.chroot_cwd = false;
 			break;
 		case 'v':
-			variant = optarg;
+			o.variant = optarg;
 			break;
 		case 'h':
 			fstest_usage(stdout);
@@ -66,57 +56,13 @@ int cmd_fstest(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (host && variant) {
+	if (o.host && o.variant) {
 		cli_error("fstest", "--variant applies to vfslab, not to --host");
 		return 2;
 	}
-	if (host) {
-		if (fstest_host_init(&h, chroot_cwd, stderr) < 0)
-			return 1;
-		be = &fstest_host_backend;
-		ctx = &h;
-	} else {
-		if (cli_config("fstest", variant, &cfg))
-			return 2;
-		vfs = cli_vfs_new("fstest", &cfg);
-		if (!vfs)
-			return 1;
-		if (fstest_vfs_init(&fv, vfs)) {
-			cli_error("fstest", "cannot create the initial task");
-			cli_vfs_destroy("fstest", vfs);
-			return 1;
-		}
-		be = &fstest_vfs_backend;
-		ctx = &fv;
-	}
 	/* "--" then one invocation on the command line, like pjdfstest. */
-	if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
-		bad = fstest_run_argv(be, ctx, argc - optind, argv + optind, stdout, stderr);
-	} else if (optind == argc) {
-		bad = fstest_run(be, ctx, stdin, stdout, stderr, "<stdin>");
-	} else {
-		for (int i = optind; i < argc; i++) {
-			FILE *in = fopen(argv[i], "r");
-
-			if (!in) {
-				cli_error("fstest", "%s: cannot open", argv[i]);
-				ret = 1;
-				continue;
-			}
-			c = fstest_run(be, ctx, in, stdout, stderr, argv[i]);
-			bad += c < 0 ? 1 : c;
-			fclose(in);
-		}
-	}
-	fflush(stdout);
-	if (host) {
-		fstest_host_fini(&h);
-	} else {
-		fstest_vfs_fini(&fv);
-		if (cli_vfs_destroy("fstest", vfs))
-			ret = 1;
-	}
-	if (bad)
-		ret = 1;
-	return ret;
+	o.one_invocation = optind > 1 && !strcmp(argv[optind - 1], "--");
+	o.argc = argc - optind;
+	o.argv = argv + optind;
+	return fstest_main(&o);
 }

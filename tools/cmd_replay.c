@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tools/bench/bench.h"
 #include "tools/cmd.h"
 #include "tools/replay/replay.h"
 #include "vfs/vfs.h"
@@ -44,124 +43,103 @@ static void replay_usage(FILE *f)
 		   "  -v, --verbose      print what the discovery pass had to create\n");
 }
 
-static int cmp_count(const void *a, const void *b)
+struct replay_cmd {
+	struct rp_stream_opts so; /* the throughput run's */
+	bool check, show_tree, strict, verbose;
+	const char *cwd, *file;
+};
+
+/* One option into the struct replay_cmd at ctx; -1 to go on, else the exit status. */
+static int replay_option(void *ctx, int opt, const char *arg)
 {
-	const struct rp_count *x = a, *y = b;
+	struct replay_cmd *rc = ctx;
+	struct rp_stream_opts *so = &rc->so;
+	char *end;
 
-	if (x->n != y->n)
-		return x->n < y->n ? 1 : -1;
-	return strcmp(x->name, y->name);
-}
-
-static void print_log_summary(FILE *f, const char *file, struct rp_log *log, const char *cwd_origin)
-{
-	fprintf(f, "replay: %s\n", file);
-	fprintf(f,
-		"log: %lu lines, %zu calls (%lu replayable) in %d pids; cwd %s (%s), umask %03o\n",
-		log->lines, log->nr, log->replayable, log->nr_pids, log->cwd, cwd_origin,
-		(unsigned int)log->umask);
-	qsort(log->unknown, log->nr_unknown, sizeof(*log->unknown), cmp_count);
-	fprintf(f, "not replayed:");
-	if (!log->nr_unknown)
-		fprintf(f, " none");
-	for (size_t i = 0; i < log->nr_unknown; i++)
-		fprintf(f, "%s %s %lu", i ? "," : "", log->unknown[i].name, log->unknown[i].n);
-	fprintf(f, "\n");
-	fprintf(f, "malformed lines: %lu", log->malformed);
-	if (log->malformed)
-		fprintf(f, " (first at line %u: %.60s)", log->first_malformed_line,
-			log->first_malformed);
-	if (log->lost_unfinished)
-		fprintf(f, "; unfinished calls never resumed: %lu", log->lost_unfinished);
-	fprintf(f, "\n");
-}
-
-static void print_tree(const struct rp_log *log, const struct rp_tree *tree)
-{
-	char path[8192];
-
-	for (size_t i = 1; i < tree->nr; i++) {
-		const struct rp_node *n = &tree->nodes[i];
-
-		rp_tree_path(tree, (int)i, path, sizeof(path));
-		printf("  %06o %10lld %s", (unsigned int)n->mode, n->size, path);
-		if (S_ISLNK(n->mode))
-			printf(" -> %s", n->target ? n->target : "?");
-		printf("%s (line %u)\n", n->guessed ? " [type guessed]" : "", n->line);
+	switch (opt) {
+	case 'c':
+		rc->check = true;
+		break;
+	case 's':
+		so->seconds = strtod(arg, &end);
+		if (*end || !(so->seconds >= 0.03 && so->seconds <= 3600)) {
+			cli_error("replay", "--seconds: 0.03 to 3600, not '%s'", arg);
+			return 2;
+		}
+		break;
+	case 't':
+		so->copies = (int)strtol(arg, &end, 10);
+		if (*end || so->copies < 1 || so->copies > BENCH_MAX_TASKS) {
+			cli_error("replay", "--tasks: 1 to %d, not '%s'", BENCH_MAX_TASKS, arg);
+			return 2;
+		}
+		break;
+	case 'S':
+		so->share = true;
+		break;
+	case 'V':
+		if (so->nr_variants == (int)ARRAY_SIZE(so->variants) ||
+		    so->nr_variants == BENCH_MAX_SIDES - 1) {
+			cli_error("replay", "too many variants");
+			return 2;
+		}
+		so->variants[so->nr_variants++] = arg;
+		break;
+	case 'p':
+		if (!strcmp(arg, "kernel")) {
+			so->kernel = true;
+		} else if (strcmp(arg, "none")) {
+			cli_error("replay", "--peer: kernel or none, not '%s'", arg);
+			return 2;
+		}
+		break;
+	case 'T':
+		so->tmpdir = arg;
+		break;
+	case 'e':
+		so->entry_ns = strtol(arg, &end, 10);
+		if (*end || so->entry_ns < 0 || so->entry_ns > 1000000) {
+			cli_error("replay", "--entry-ns: 0..1000000, not '%s'", arg);
+			return 2;
+		}
+		break;
+	case 'f':
+		if (!strcmp(arg, "csv")) {
+			so->format = BENCH_CSV;
+		} else if (!strcmp(arg, "json")) {
+			so->format = BENCH_JSON;
+		} else if (strcmp(arg, "table")) {
+			cli_error("replay", "--format: table, csv or json, not '%s'", arg);
+			return 2;
+		}
+		break;
+	case 'n':
+		so->pin = false;
+		break;
+	case 'C':
+		rc->cwd = arg;
+		break;
+	case 'r':
+		rc->show_tree = true;
+		break;
+	case 'x':
+		rc->strict = true;
+		break;
+	case 'v':
+		rc->verbose = true;
+		break;
+	case 'h':
+		replay_usage(stdout);
+		return 0;
+	default:
+		replay_usage(stderr);
+		return 2;
 	}
-	for (size_t i = 0; i < tree->nr_fdinj; i++)
-		printf("  fd %d of pid %d, made by an untraced call before line %u\n",
-		       tree->fdinj[i].fd, tree->fdinj[i].pid,
-		       log->calls[tree->fdinj[i].before].line);
-	for (size_t i = 0; i < tree->nr_inj; i++)
-		printf("  %06o %10lld %s [created before call %zu, pid %d]\n",
-		       (unsigned int)tree->inj[i].mode, tree->inj[i].size, tree->inj[i].path,
-		       tree->inj[i].before, tree->inj[i].pid);
+	return -1;
 }
 
-/* Prints the check; returns the mismatches not explained by a pseudo-fs path. */
-static unsigned long print_check(const struct rp_log *log, const struct rp_tree *tree,
-				 const struct rp_result *disc, const struct rp_result *res)
-{
-	unsigned long real = 0;
-
-	unsigned long dirs, files, links, other, calls = 0;
-	long long bytes;
-	const unsigned long *o = res->outcome;
-
-	rp_tree_stats(tree, &dirs, &files, &links, &other, &bytes);
-	printf("tree: %lu directories, %lu files (%lld bytes), %lu symlinks, %lu other; "
-	       "%zu created mid-log; %zu fds from untraced calls; inherited fds:",
-	       dirs, files, bytes, links, other, tree->nr_inj, tree->nr_fdinj);
-	for (size_t i = 0; i < tree->nr_fds; i++)
-		printf(" %d", tree->fds[i]);
-	printf("%s\n", tree->nr_fds ? "" : " none");
-	printf("discovery: %lu repairs, %lu mismatches left\n", disc->repairs,
-	       disc->outcome[RP_MISMATCH]);
-	for (int k = 0; k < RP_NR_OUTCOMES; k++)
-		calls += o[k];
-	printf("check: %lu calls: %lu match, %lu mismatch, %lu with other fields differing "
-	       "(stat, listing entries, readlink/getcwd bodies); skipped: %lu on foreign fds, "
-	       "%lu interrupted, %lu unsupported\n",
-	       calls, o[RP_MATCH], o[RP_MISMATCH], res->field_mismatches, o[RP_SKIP_FOREIGN],
-	       o[RP_SKIP_INTERRUPTED], o[RP_SKIP_UNSUPPORTED] + o[RP_SKIP_NOTASK]);
-	if (res->pids_without_clone)
-		printf("note: %lu pids had no clone line; forked from the first process\n",
-		       res->pids_without_clone);
-	for (size_t i = 0; i < res->nr_mm; i++)
-		real += !res->mm[i].pseudo;
-	if (res->nr_mm)
-		printf("mismatches (%lu on /proc, /sys or /dev paths: not tmpfs, expected):\n",
-		       (unsigned long)res->nr_mm - real);
-	for (size_t i = 0; i < res->nr_mm; i++) {
-		const struct rp_mismatch *m = &res->mm[i];
-		const struct rp_call *c = &log->calls[m->call];
-		char call[700], e1[32], e2[32];
-
-		rp_call_format(c, call, sizeof(call));
-		if (m->what[0])
-			printf("  line %u pid %d: %s = %s: %s%s\n", c->line, c->pid, call,
-			       rp_errname(c->ret, e1, sizeof(e1)), m->what,
-			       m->pseudo ? " [pseudo-fs path]" : "");
-		else
-			printf("  line %u pid %d: %s = %s, vfslab %s%s\n", c->line, c->pid, call,
-			       rp_errname(c->ret, e1, sizeof(e1)),
-			       rp_errname(m->got, e2, sizeof(e2)),
-			       m->pseudo ? " [pseudo-fs path]" : "");
-	}
-	if (calls) {
-		uint64_t done = o[RP_MATCH] + o[RP_MISMATCH];
-
-		printf("events per call:");
-		for (int k = 0; k < VFS_EV_NR && k < 16; k++)
-			printf(" %s %.3f", vfs_event_name(k),
-			       done ? (double)res->events[k] / done : 0);
-		printf("\n");
-	}
-	return real;
-}
-
-int cmd_replay(int argc, char **argv)
+/* The options into rc; -1 to go on, else the exit status. */
+static int replay_options(int argc, char **argv, struct replay_cmd *rc)
 {
 	static const struct option opts[] = {
 		{ "check", no_argument, NULL, 'c' },
@@ -181,221 +159,122 @@ int cmd_replay(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rp_stream_opts so;
-	bool check = false, show_tree = false, strict = false, verbose = false;
-	const char *cwd = NULL, *file, *origin;
-	struct rp_log log;
-	struct rp_tree tree;
-	struct rp_result disc, res;
-	struct vfs_config cfg;
-	struct vfs *vfs;
-	char *end;
-	FILE *f, *info;
-	int c, ret = 0;
+	int ret = cli_options(argc, argv, "hv", opts, replay_option, rc);
 
-	memset(&so, 0, sizeof(so));
-	so.copies = 1;
-	so.seconds = 1;
-	so.pin = true;
-	so.tmpdir = "/dev/shm";
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "hv", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			check = true;
-			break;
-		case 's':
-			so.seconds = strtod(optarg, &end);
-			if (*end || !(so.seconds >= 0.03 && so.seconds <= 3600)) {
-				cli_error("replay", "--seconds: 0.03 to 3600, not '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 't':
-			so.copies = (int)strtol(optarg, &end, 10);
-			if (*end || so.copies < 1 || so.copies > BENCH_MAX_TASKS) {
-				cli_error("replay", "--tasks: 1 to %d, not '%s'", BENCH_MAX_TASKS,
-					  optarg);
-				return 2;
-			}
-			break;
-		case 'S':
-			so.share = true;
-			break;
-		case 'V':
-			if (so.nr_variants == (int)ARRAY_SIZE(so.variants) ||
-			    so.nr_variants == BENCH_MAX_SIDES - 1) {
-				cli_error("replay", "too many variants");
-				return 2;
-			}
-			so.variants[so.nr_variants++] = optarg;
-			break;
-		case 'p':
-			if (!strcmp(optarg, "kernel")) {
-				so.kernel = true;
-			} else if (strcmp(optarg, "none")) {
-				cli_error("replay", "--peer: kernel or none, not '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'T':
-			so.tmpdir = optarg;
-			break;
-		case 'e':
-			so.entry_ns = strtol(optarg, &end, 10);
-			if (*end || so.entry_ns < 0 || so.entry_ns > 1000000) {
-				cli_error("replay", "--entry-ns: 0..1000000, not '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'f':
-			if (!strcmp(optarg, "csv")) {
-				so.format = BENCH_CSV;
-			} else if (!strcmp(optarg, "json")) {
-				so.format = BENCH_JSON;
-			} else if (strcmp(optarg, "table")) {
-				cli_error("replay", "--format: table, csv or json, not '%s'",
-					  optarg);
-				return 2;
-			}
-			break;
-		case 'n':
-			so.pin = false;
-			break;
-		case 'C':
-			cwd = optarg;
-			break;
-		case 'r':
-			show_tree = true;
-			break;
-		case 'x':
-			strict = true;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'h':
-			replay_usage(stdout);
-			return 0;
-		default:
-			replay_usage(stderr);
-			return 2;
-		}
-	}
+	if (ret >= 0)
+		return ret;
 	if (optind != argc - 1) {
 		replay_usage(stderr);
 		return 2;
 	}
-	if (cwd && cwd[0] != '/') {
-		cli_error("replay", "--cwd: an absolute path, not '%s'", cwd);
+	rc->file = argv[optind];
+	return -1;
+}
+
+/* Options that cannot go together; 0 or 2. */
+static int replay_validate(const struct replay_cmd *rc)
+{
+	const struct rp_stream_opts *so = &rc->so;
+
+	if (rc->cwd && rc->cwd[0] != '/') {
+		cli_error("replay", "--cwd: an absolute path, not '%s'", rc->cwd);
 		return 2;
 	}
-	if (check && (so.copies > 1 || so.kernel || so.nr_variants > 1)) {
+	if (rc->check && (so->copies > 1 || so->kernel || so->nr_variants > 1)) {
 		cli_error("replay", "--check replays once on one vfslab: no --tasks, --peer, "
 				    "or more than one --variant");
 		return 2;
 	}
-	if (so.kernel && geteuid()) {
+	if (so->kernel && geteuid()) {
 		cli_error("replay", "--peer kernel chroots each host task into its copy of the "
 				    "tree: it needs root");
 		return 2;
 	}
-	file = argv[optind];
-	f = fopen(file, "r");
+	return 0;
+}
+
+/* Parse the log and print what it holds on info; 0, or the exit status. */
+static int replay_load(const struct replay_cmd *rc, struct rp_log *log, FILE *info)
+{
+	const char *origin;
+	FILE *f = fopen(rc->file, "r");
+
 	if (!f) {
-		cli_error("replay", "%s: %s", file, strerror(errno));
+		cli_error("replay", "%s: %s", rc->file, strerror(errno));
 		return 1;
 	}
-	if (rp_parse(f, &log)) {
-		cli_error("replay", "%s: read error", file);
+	if (rp_parse(f, log)) {
+		cli_error("replay", "%s: read error", rc->file);
 		fclose(f);
 		return 1;
 	}
 	fclose(f);
-	origin = log.cwd_known ? "from the log" : "assumed";
-	if (cwd) {
-		snprintf(log.cwd, sizeof(log.cwd), "%s", cwd);
+	origin = log->cwd_known ? "from the log" : "assumed";
+	if (rc->cwd) {
+		snprintf(log->cwd, sizeof(log->cwd), "%s", rc->cwd);
 		origin = "--cwd";
 	}
-	/* csv and json are for programs: what the log held goes to stderr */
-	info = check || so.format == BENCH_TABLE ? stdout : stderr;
-	print_log_summary(info, file, &log, origin);
-	if (strict && (log.malformed || log.nr_unknown || log.lost_unfinished)) {
+	rp_print_log_summary(info, rc->file, log, origin);
+	if (rc->strict && (log->malformed || log->nr_unknown || log->lost_unfinished)) {
 		cli_error("replay", "--strict: %lu malformed lines, %zu syscalls not replayed",
-			  log.malformed, log.nr_unknown);
-		rp_log_free(&log);
+			  log->malformed, log->nr_unknown);
+		rp_log_free(log);
 		return 1;
 	}
-	if (!log.replayable) {
-		cli_error("replay", "%s: no file syscalls to replay", file);
-		rp_log_free(&log);
+	if (!log->replayable) {
+		cli_error("replay", "%s: no file syscalls to replay", rc->file);
+		rp_log_free(log);
 		return 1;
 	}
+	return 0;
+}
 
-	/* discovery: the tree this log needs */
-	if (cli_config("replay", so.nr_variants ? so.variants[0] : NULL, &cfg)) {
+int cmd_replay(int argc, char **argv)
+{
+	struct replay_cmd rc = {
+		.so = { .copies = 1, .seconds = 1, .pin = true, .tmpdir = "/dev/shm" },
+	};
+	struct rp_stream_opts *so = &rc.so;
+	struct rp_log log;
+	struct rp_tree tree;
+	struct rp_result disc, res;
+	struct vfs_config cfg;
+	FILE *info;
+	int ret = replay_options(argc, argv, &rc);
+
+	if (ret >= 0)
+		return ret;
+	if (replay_validate(&rc))
+		return 2;
+	/* csv and json are for programs: what the log held goes to stderr */
+	info = rc.check || so->format == BENCH_TABLE ? stdout : stderr;
+	ret = replay_load(&rc, &log, info);
+	if (ret)
+		return ret;
+	if (cli_config("replay", so->nr_variants ? so->variants[0] : NULL, &cfg)) {
 		rp_log_free(&log);
 		return 2;
 	}
-	rp_tree_init(&tree);
-	rp_tree_mkpath(&tree, log.cwd, 0);
-	rp_prescan_fds(&log, &tree);
-	vfs = cli_vfs_new("replay", &cfg);
-	if (!vfs) {
+	ret = rp_discover_and_check(&cfg, &log, &tree, rc.verbose, &disc, &res);
+	if (ret < 0) {
 		rp_tree_free(&tree);
 		rp_log_free(&log);
 		return 1;
 	}
-	if (rp_replay(vfs, &log, &tree, RP_DISCOVER, verbose, &disc))
-		ret = 1;
-	if (cli_vfs_destroy("replay", vfs))
-		ret = 1;
-	/* again from that tree: now listings can be completed */
-	vfs = ret ? NULL : cli_vfs_new("replay", &cfg);
-	if (vfs) {
-		unsigned long repairs = disc.repairs;
-
-		rp_result_free(&disc);
-		if (rp_replay(vfs, &log, &tree, RP_DISCOVER_LISTINGS, verbose, &disc))
-			ret = 1;
-		disc.repairs += repairs;
-		if (cli_vfs_destroy("replay", vfs))
-			ret = 1;
-	}
-
-	/* the check: a fresh VFS from that tree, no repairs */
-	vfs = ret ? NULL : cli_vfs_new("replay", &cfg);
-	if (vfs) {
-		if (rp_replay(vfs, &log, &tree, RP_CHECK, false, &res))
-			ret = 1;
-		if (cli_vfs_destroy("replay", vfs))
-			ret = 1;
-	} else {
-		memset(&res, 0, sizeof(res));
-		ret = 1;
-	}
-	if (show_tree)
-		print_tree(&log, &tree);
-	if (!ret && check) {
-		if (print_check(&log, &tree, &disc, &res))
+	if (rc.show_tree)
+		rp_print_tree(&log, &tree);
+	if (!ret && rc.check) {
+		if (rp_print_check(&log, &tree, &disc, &res))
 			ret = 1;
 	} else if (!ret) {
-		unsigned long dirs, files, links, other;
-		long long bytes;
-		const char *slash = strrchr(file, '/');
+		const char *slash = strrchr(rc.file, '/');
 
-		rp_tree_stats(&tree, &dirs, &files, &links, &other, &bytes);
-		fprintf(info,
-			"tree: %lu directories, %lu files, %lu symlinks, %lu other; "
-			"check: %lu of %lu calls match the log\n\n",
-			dirs, files, links, other, res.outcome[RP_MATCH],
-			res.outcome[RP_MATCH] + res.outcome[RP_MISMATCH]);
-		fflush(info);
-		so.log = &log;
-		so.tree = &tree;
-		so.res = &res;
-		so.label = slash ? slash + 1 : file;
-		ret = rp_stream_run(&so, stdout);
+		rp_print_check_line(info, &tree, &res);
+		so->log = &log;
+		so->tree = &tree;
+		so->res = &res;
+		so->label = slash ? slash + 1 : rc.file;
+		ret = rp_stream_run(so, stdout);
 	}
 	rp_result_free(&disc);
 	rp_result_free(&res);

@@ -12,27 +12,54 @@ noinst_LIBRARIES += %D%/libvfslab.a
 	%D%/bench/bench.h \
 	%D%/bench/report.c \
 	%D%/bench/runner.c \
-	%D%/bench/sysops.c \
-	%D%/bench/sysops.h \
 	%D%/bench/tree.c \
 	%D%/bench/workload.h \
 	%D%/bench/workloads.c \
+	%D%/cli.c \
+	%D%/cli.h \
 	%D%/cmd.h \
 	%D%/cmd_bench.c \
 	%D%/cmd_compare.c \
-	%D%/cmd_difftest.c %D%/difftest/difftest.h %D%/difftest/gen.c %D%/difftest/run.c %D%/difftest/shrink.c \
+	%D%/cmd_difftest.c %D%/difftest/difftest.h %D%/difftest/gen.h %D%/difftest/gen.c %D%/difftest/gen_ns.c %D%/difftest/gen_fd.c %D%/difftest/host.c %D%/difftest/avoid.c %D%/difftest/run.c %D%/difftest/shrink.c %D%/difftest/session.c \
 	%D%/cmd_fstest.c \
-	%D%/cmd_layout.c \
-	%D%/cmd_replay.c %D%/replay/replay.h %D%/replay/parse.c %D%/replay/tree.c %D%/replay/exec.c %D%/replay/engine.c %D%/replay/stream.c \
-	%D%/cmd_shell.c \
+	%D%/cmd_layout.c %D%/layout/pahole.h %D%/layout/pahole.c %D%/layout/rules.c \
+	%D%/cmd_replay.c %D%/replay/replay.h %D%/replay/sys.h %D%/replay/sys.c %D%/replay/args.h %D%/replay/args.c %D%/replay/parse.c %D%/replay/tree.c %D%/replay/exec.c %D%/replay/engine.h %D%/replay/engine.c %D%/replay/repair.c %D%/replay/compare.c %D%/replay/prescan.c %D%/replay/stream.c %D%/replay/passes.c %D%/replay/report.c \
+	%D%/cmd_shell.c %D%/shell/shell.h %D%/shell/repl.c %D%/shell/inspect.c \
 	%D%/cmd_torture.c \
-	%D%/cmd_walk.c \
-	%D%/fstest.c \
-	%D%/fstest.h \
-	%D%/fstest_host.c \
-	%D%/fstest_vfs.c \
-	%D%/fstest_vfs.h \
+	%D%/torture/engine.h \
+	%D%/torture/exec.c \
+	%D%/torture/gen.c \
+	%D%/torture/main.c \
+	%D%/torture/ops.c \
+	%D%/torture/oracle.c \
+	%D%/torture/print.c \
+	%D%/torture/replay.c \
+	%D%/torture/rss.c \
+	%D%/torture/shrink.c \
+	%D%/torture/supervise.c \
+	%D%/torture/threads.c \
+	%D%/torture/torture.h \
+	%D%/fstest/engine.h \
+	%D%/fstest/extensions.c \
+	%D%/fstest/fstest.h \
+	%D%/fstest/host.c \
+	%D%/fstest/main.c \
+	%D%/fstest/output.c \
+	%D%/fstest/parse.c \
+	%D%/fstest/pjdfstest.c \
+	%D%/fstest/run.c \
+	%D%/fstest/tokenize.c \
+	%D%/fstest/vfs.c \
+	%D%/fstest/vfs.h \
+	%D%/cmd_walk.c %D%/walk/walk.h %D%/walk/trace.c %D%/walk/run.c \
 	%D%/scenarios.c \
+	%D%/sys/host.c \
+	%D%/sys/names.c \
+	%D%/sys/names.h \
+	%D%/sys/sys.c \
+	%D%/sys/sys.h \
+	%D%/sys/syscalls.def \
+	%D%/sys/vfslab.c \
 	%D%/scenarios.h \
 	%D%/vfslab.c \
 	%D%/workloads/workloads.def \

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * vfslab: one program, git-style subcommands. This file holds the command
- * table and the helpers every command shares; each command lives in
- * tools/cmd_<name>.c. Both programs, vfslab (tools/main.c) and the
- * simulator's vfslab-sim (tools/simrun/main.c), run vfslab_main().
+ * table; each command lives in tools/cmd_<name>.c, the helpers they share
+ * in tools/cli.c. Both programs, vfslab (tools/main.c) and the simulator's
+ * vfslab-sim (tools/simrun/main.c), run vfslab_main().
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,55 +39,6 @@ static const struct command commands[] = {
 	  "simulate a workload or a seed on a many-core machine; contention report" },
 	{ "help", cmd_help, "show help for vfslab or a command" },
 };
-
-void cli_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "vfslab %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-int cli_config(const char *cmd, const char *spec, struct vfs_config *cfg)
-{
-	char err[512];
-
-	vfs_config_default(cfg);
-	if (spec && vfs_config_parse(cfg, spec, err, sizeof(err))) {
-		cli_error(cmd, "--variant: %s", err);
-		return -1;
-	}
-	return 0;
-}
-
-struct vfs *cli_vfs_new(const char *cmd, const struct vfs_config *cfg)
-{
-	char err[512];
-	struct vfs *vfs;
-
-	vfs_thread_enter();
-	vfs = vfs_new(cfg, err, sizeof(err));
-	if (!vfs) {
-		cli_error(cmd, "%s", err);
-		vfs_thread_exit();
-	}
-	return vfs;
-}
-
-int cli_vfs_destroy(const char *cmd, struct vfs *vfs)
-{
-	long leaked = vfs_destroy(vfs);
-
-	vfs_thread_exit();
-	if (leaked) {
-		cli_error(cmd, "%ld objects leaked or still in use at teardown", leaked);
-		return 1;
-	}
-	return 0;
-}
 
 static void usage(FILE *f)
 {

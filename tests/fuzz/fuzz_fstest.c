@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libFuzzer harness: the input is an fstest script (tools/fstest.h), run
+ * libFuzzer harness: the input is an fstest script (tools/fstest/fstest.h), run
  * by the interpreter through the vfslab backend on a fresh VFS. Besides
  * crashes, hangs and sanitizer reports, anything vfs/check.h finds wrong
  * after the script or at teardown, a WARN_ON, or a leaked object aborts.
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/fstest.h"
-#include "tools/fstest_vfs.h"
+#include "tools/fstest/fstest.h"
+#include "tools/fstest/vfs.h"
 #include "vfs/check.h"
 #include "vfs/vfs.h"
 

@@ -72,7 +72,7 @@ srcs() {
 	for d in lib vfs; do
 		sed -n 's|.*%D%/\([A-Za-z0-9_]*\.c\).*|'"$d"'/\1|p' "$top/$d/local.mk"
 	done
-	echo tools/fstest.c tools/fstest_vfs.c
+	echo tools/fstest/extensions.c tools/fstest/output.c tools/fstest/parse.c tools/fstest/pjdfstest.c tools/fstest/run.c tools/fstest/tokenize.c tools/fstest/vfs.c tools/sys/names.c tools/sys/sys.c tools/sys/vfslab.c
 }
 
 # Compile one source into $out/obj unless its object is newer than it and
@@ -84,7 +84,8 @@ compile() {
 	if [ ! -f "$o" ] || [ "$top/$1" -nt "$o" ] || [ "$out/config.h" -nt "$o" ]; then
 		stale=1
 	else
-		for h in "$top"/lib/*.h "$top"/vfs/*.h "$top"/vfs/*.def "$top"/tools/*.h; do
+		for h in "$top"/lib/*.h "$top"/vfs/*.h "$top"/vfs/*.def "$top"/tools/*.h "$top"/tools/*/*.h \
+			"$top"/tools/sys/*.def; do
 			[ "$h" -nt "$o" ] && stale=1 && break
 		done
 	fi

@@ -82,11 +82,4 @@ double bench_spin_per_ns(void);
 /* Build a tree of n files in vfslab (and on the host); print time and memory. */
 int bench_tree(long n, bool peer, const char *tmpdir);
 
-/* vfslab bench's option handling, shared with vfslab compare (tools/cmd_bench.c). */
-int bench_cli_defaults(struct bench_opts *o);
-int bench_cli_option(struct bench_opts *o, int opt, const char *arg, enum bench_format *fmt);
-int bench_cli_tasks(const char *s, struct bench_opts *o);
-int bench_cli_side(struct bench_opts *o, const char *spec);
-void bench_cli_finish(struct bench_opts *o);
-
 #endif /* VFSLAB_TOOLS_BENCH_BENCH_H */

@@ -54,7 +54,7 @@ struct worker {
 	struct side_run *sr;
 	int id;
 	pthread_t thread;
-	struct bench_vctx vctx;
+	struct sys_vfs vctx;
 	struct bench_task t;
 };
 
@@ -66,7 +66,7 @@ struct side_run {
 	struct counter *counters;
 	struct vfs *vfs;
 	struct task *main_task;
-	struct bench_vctx main_vctx;
+	struct sys_vfs main_vctx;
 	struct bench_task main;
 	char base[512];
 	struct worker *workers;
@@ -106,7 +106,7 @@ double bench_spin_per_ns(void)
 	const unsigned long n = 20000000;
 	double t0 = now();
 
-	bench_spin(n);
+	sys_spin(n);
 	return n / ((now() - t0) * 1e9);
 }
 
@@ -142,7 +142,7 @@ static void task_setup(struct side_run *sr, struct worker *w)
 	struct bench_task *t = &w->t;
 
 	memset(t, 0, offsetof(struct bench_task, buf));
-	t->sys = sr->side->kernel ? &bench_sys_kernel : &bench_sys_vfslab;
+	t->sys = sr->side->kernel ? &sys_ops_host : &sys_ops_vfslab;
 	t->ctx = sr->side->kernel ? NULL : &w->vctx;
 	t->base = sr->base;
 	t->id = w->id;
@@ -273,7 +273,7 @@ static int side_setup(struct side_run *sr)
 			sr->base[0] = '\0';
 			return r;
 		}
-		sr->main.sys = &bench_sys_kernel;
+		sr->main.sys = &sys_ops_host;
 	} else {
 		struct vfs_config cfg = sr->side->cfg;
 
@@ -292,7 +292,7 @@ static int side_setup(struct side_run *sr)
 		if (!sr->main_task)
 			return -ENOMEM;
 		sr->main_vctx.task = sr->main_task;
-		sr->main.sys = &bench_sys_vfslab;
+		sr->main.sys = &sys_ops_vfslab;
 		sr->main.ctx = &sr->main_vctx;
 		/* The same directory path as the kernel side: equal walk depth. */
 		for (char *p = strchr(sr->base + 1, '/');; p = strchr(p + 1, '/')) {

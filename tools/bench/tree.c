@@ -38,7 +38,7 @@ static long rss_kib(void)
 }
 
 /* Build the tree through sys; returns seconds, or a negative errno. */
-static double build(const struct bench_sys *sys, void *ctx, const char *base, long n)
+static double build(const struct sys_ops *sys, void *ctx, const char *base, long n)
 {
 	char path[512];
 	double t0 = now();
@@ -69,7 +69,7 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 int bench_tree(long n, bool peer, const char *tmpdir)
 {
 	struct vfs_cache_info ci[4];
-	struct bench_vctx vctx = { 0 };
+	struct sys_vfs vctx = { 0 };
 	char err[256], base[512];
 	struct vfs *vfs;
 	long rss0, rss1;
@@ -84,8 +84,8 @@ int bench_tree(long n, bool peer, const char *tmpdir)
 		vfs_thread_exit();
 		return -1;
 	}
-	bench_sys_vfslab.mkdir(&vctx, "/tree", 0755);
-	secs = build(&bench_sys_vfslab, &vctx, "/tree", n);
+	sys_ops_vfslab.mkdir(&vctx, "/tree", 0755);
+	secs = build(&sys_ops_vfslab, &vctx, "/tree", n);
 	rss1 = rss_kib();
 	vfs_rcu_barrier();
 	nc = vfs_inspect_caches(vfs, ci, 4, NULL);
@@ -95,7 +95,7 @@ int bench_tree(long n, bool peer, const char *tmpdir)
 			fprintf(stderr, "vfslab bench: %s: %s\n", base, strerror(errno));
 			peer = false;
 		} else {
-			ksecs = build(&bench_sys_kernel, NULL, base, n);
+			ksecs = build(&sys_ops_host, NULL, base, n);
 			nftw(base, rm_entry, 64, FTW_DEPTH | FTW_PHYS);
 		}
 	}

@@ -15,13 +15,13 @@
 #include <stdio.h>
 
 #include "lib/compiler.h"
-#include "tools/bench/sysops.h"
+#include "tools/sys/sys.h"
 
 #define BENCH_FILE_SIZE (1024 * 1024) /* read1/read2's file, as will-it-scale */
 #define BENCH_IO_SIZE 4096
 
 struct bench_task {
-	const struct bench_sys *sys;
+	const struct sys_ops *sys;
 	void *ctx;
 	const char *base; /* the directory every path lives under */
 	int id, nr; /* this task, and how many run */

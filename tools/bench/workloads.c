@@ -143,7 +143,7 @@ void bench_read_loop(struct bench_task *t, unsigned long n)
 void bench_pread_loop(struct bench_task *t, int fd, long long off, unsigned long n)
 {
 	while (n--)
-		bench_check(t, t->sys->pread(t->ctx, fd, t->buf, BENCH_IO_SIZE, off));
+		bench_check(t, t->sys->pread64(t->ctx, fd, t->buf, BENCH_IO_SIZE, off));
 }
 
 void bench_create_unlink_loop(struct bench_task *t, unsigned long n)

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * difftest: random scripts in fstest's language (tools/fstest.h), run
+ * difftest: random scripts in fstest's language (tools/fstest/fstest.h), run
  * through vfslab and through the host kernel on tmpfs, compared line by
  * line; a mismatch is shrunk to a short script that still shows it.
  *
- * gen.c writes the scripts, run.c runs one script on each side, shrink.c
- * delta-debugs a failing one, tools/cmd_difftest.c is the command.
+ * gen.c writes the scripts (gen_ns.c and gen_fd.c its calls), host.c
+ * reads what the host's answers depend on, run.c runs one script on each
+ * side, shrink.c delta-debugs a failing one, tools/cmd_difftest.c is the
+ * command.
  */
 #ifndef VFSLAB_TOOLS_DIFFTEST_DIFFTEST_H
 #define VFSLAB_TOOLS_DIFFTEST_DIFFTEST_H
@@ -85,6 +87,10 @@ struct dt_avoid_name {
 
 /* The --avoid names, NULL-terminated. */
 const struct dt_avoid_name *dt_avoid_names(void);
+/* NAME[,NAME...] into *mask; 0, or -1 after cli_error. */
+int dt_avoid_parse(const char *arg, unsigned int *mask);
+/* The names in mask, comma-separated, into buf. */
+void dt_avoid_string(unsigned int mask, char *buf, size_t len);
 
 /*
  * Both sides start from a root like a fresh tmpfs mount's: mode 01777,
@@ -185,5 +191,34 @@ void dt_diff_free(struct dt_diff *d);
  */
 int dt_shrink(struct dt_runner *r, const struct dt_script *s, const struct dt_diff *d,
 	      struct dt_script *out, bool verbose);
+
+/* ---- a session (session.c) ---- */
+
+struct dt_session {
+	struct dt_runner r;
+	const struct dt_policy *pol;
+	bool shrink; /* shrink each mismatch to a reproducer */
+	bool verbose, keep_going;
+	const char *out_file; /* the (last) reproducer goes there */
+	const char *const *exclude; /* generated lines holding these are dropped */
+	int nexclude;
+	const char *avoids, *uidopt; /* the options that reproduce a seed's script */
+	unsigned long long scripts, calls; /* random: run this many, or until these ran */
+	/* counts */
+	unsigned long long nscripts, gen_lines, gen_calls, mismatches;
+	unsigned long executed;
+};
+
+/* Drop the lines holding any of ex (never the pinned ones). */
+void dt_exclude_lines(struct dt_script *s, const char *const *ex, int nex);
+/*
+ * Can the host side become another uid in a chroot? Not everywhere root
+ * can; false (said on stdout) when it cannot.
+ */
+bool dt_host_usable(struct dt_runner *r);
+/* Compare the script in file; -1 if it cannot be read, 1 on trouble, else 0. */
+int dt_session_file(struct dt_session *t, const char *file);
+/* Compare random scripts from seed on; 1 on trouble, else 0. */
+int dt_session_random(struct dt_session *t, unsigned long long seed, unsigned long long lines);
 
 #endif /* VFSLAB_TOOLS_DIFFTEST_DIFFTEST_H */

@@ -26,8 +26,8 @@
 #include <unistd.h>
 
 #include "tools/difftest/difftest.h"
-#include "tools/fstest.h"
-#include "tools/fstest_vfs.h"
+#include "tools/fstest/fstest.h"
+#include "tools/fstest/vfs.h"
 #include "vfs/check.h"
 
 /* ---- scripts ---- */

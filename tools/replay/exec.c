@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-#include "tools/bench/sysops.h"
 #include "tools/replay/replay.h"
+#include "tools/replay/sys.h"
+#include "tools/sys/sys.h"
 #include "vfs/vfs.h"
 
 /* ---- the fd map ---- */
@@ -127,26 +127,9 @@ int rp_exec_tr(const struct rp_exec *x, long logfd)
 	return tr(x, logfd);
 }
 
-/* Calls that return a new descriptor, the lowest free one (from a minimum). */
-static bool creates_fd(const struct rp_call *c)
-{
-	switch (c->sys) {
-	case RP_OPEN:
-	case RP_OPENAT:
-	case RP_CREAT:
-	case RP_DUP:
-	case RP_FOREIGN:
-		return true;
-	case RP_FCNTL:
-		return c->a[1] == F_DUPFD || c->a[1] == F_DUPFD_CLOEXEC;
-	default:
-		return false;
-	}
-}
-
 bool rp_same(const struct rp_exec *x, const struct rp_call *c, long r)
 {
-	bool creates = creates_fd(c);
+	bool creates = rp_makes_lowest_fd(c);
 
 	if (creates && !x->identity)
 		return r < 0 ? r == c->ret : c->ret >= 0;
@@ -175,43 +158,6 @@ static const char *P(struct rp_exec *x, int i, const char *p)
 		return p;
 	snprintf(x->path[i], sizeof(x->path[i]), "%s%s", x->prefix, p);
 	return x->path[i];
-}
-
-long rp_object_fd(const struct rp_call *c)
-{
-	switch (c->sys) {
-	case RP_READ:
-	case RP_PREAD64:
-	case RP_READV:
-	case RP_PREADV:
-	case RP_WRITE:
-	case RP_PWRITE64:
-	case RP_WRITEV:
-	case RP_PWRITEV:
-	case RP_LSEEK:
-	case RP_FSTAT:
-	case RP_GETDENTS64:
-	case RP_FCHDIR:
-	case RP_FCHMOD:
-	case RP_FCHOWN:
-	case RP_FTRUNCATE:
-	case RP_FALLOCATE:
-	case RP_FSETXATTR:
-		return c->a[0];
-	case RP_FCNTL:
-		return c->a[1] == F_GETFL || c->a[1] == F_SETFL ? c->a[0] : -1;
-	case RP_NEWFSTATAT:
-	case RP_STATX:
-	case RP_FACCESSAT2:
-	case RP_FCHMODAT:
-	case RP_FCHOWNAT:
-	case RP_READLINKAT:
-		return c->p[0] && !c->p[0][0] ? c->a[0] : -1;
-	case RP_UTIMENSAT:
-		return !c->p[0] || !c->p[0][0] ? c->a[0] : -1;
-	default:
-		return -1;
-	}
 }
 
 /* N and the rest of a magic fd link path; false if p is none. */
@@ -336,299 +282,181 @@ static bool fcntl_supported(long cmd)
 	       cmd == F_GETFL || cmd == F_SETFL;
 }
 
-/* ---- vfslab ---- */
+/* ---- the calls ---- */
 
-static long vfs_call(struct rp_exec *x, const struct rp_call *c)
+const struct sys_ops *rp_exec_sys(const struct rp_exec *x, struct sys_vfs *v)
 {
-	struct task *t = x->task;
+	*v = (struct sys_vfs){ .task = x->task, .entry_loops = x->entry_loops };
+	return x->host ? &sys_ops_host : &sys_ops_vfslab;
+}
+
+/* The logged call as the syscall the table has for it (see the top). */
+static long xcall(struct rp_exec *x, const struct rp_call *c)
+{
+	struct sys_vfs v;
+	const struct sys_ops *s = rp_exec_sys(x, &v);
 	const long *a = c->a;
 	const char *p0 = P(x, 0, c->p[0]), *p1 = P(x, 1, c->p[1]);
 	struct stat *st = &x->st;
 
-	if (x->entry_loops)
-		bench_spin(x->entry_loops);
 	switch (c->sys) {
 	case RP_OPEN:
-		return sys_open(t, p0, (int)a[0], (mode_t)a[1]);
+		return s->open(&v, p0, (int)a[0], (mode_t)a[1]);
 	case RP_OPENAT:
-		return sys_openat(t, tr(x, a[0]), p0, (int)a[1], (mode_t)a[2]);
+		return s->openat(&v, tr(x, a[0]), p0, (int)a[1], (mode_t)a[2]);
 	case RP_CREAT:
-		return sys_creat(t, p0, (mode_t)a[0]);
+		return s->creat(&v, p0, (mode_t)a[0]);
 	case RP_CLOSE:
-		return sys_close(t, tr(x, a[0]));
+		return s->close(&v, tr(x, a[0]));
 	case RP_STAT:
-		return sys_stat(t, p0, st);
+		return s->stat(&v, p0, st);
 	case RP_LSTAT:
-		return sys_lstat(t, p0, st);
+		return s->lstat(&v, p0, st);
 	case RP_FSTAT:
-		return sys_fstat(t, tr(x, a[0]), st);
+		return s->fstat(&v, tr(x, a[0]), st);
 	case RP_NEWFSTATAT:
 	case RP_STATX:
-		return sys_fstatat(t, tr(x, a[0]), p0, st, (int)a[1]);
+		return s->fstatat(&v, tr(x, a[0]), p0, st, (int)a[1]);
 	case RP_ACCESS:
-		return sys_access(t, p0, (int)a[0]);
+		return s->access(&v, p0, (int)a[0]);
 	case RP_FACCESSAT:
-		return sys_faccessat(t, tr(x, a[0]), p0, (int)a[1], 0);
+		return s->faccessat(&v, tr(x, a[0]), p0, (int)a[1], 0);
 	case RP_FACCESSAT2:
-		return sys_faccessat(t, tr(x, a[0]), p0, (int)a[1], (int)a[2]);
+		return s->faccessat(&v, tr(x, a[0]), p0, (int)a[1], (int)a[2]);
 	case RP_READ:
 	case RP_READV:
-		return sys_read(t, tr(x, a[0]), x->buf, a[1]);
+		return s->read(&v, tr(x, a[0]), x->buf, a[1]);
 	case RP_PREAD64:
 	case RP_PREADV:
-		return sys_pread64(t, tr(x, a[0]), x->buf, a[1], a[2]);
+		return s->pread64(&v, tr(x, a[0]), x->buf, a[1], a[2]);
 	case RP_WRITE:
 	case RP_WRITEV:
-		return sys_write(t, tr(x, a[0]), x->buf, a[1]);
+		return s->write(&v, tr(x, a[0]), x->buf, a[1]);
 	case RP_PWRITE64:
 	case RP_PWRITEV:
-		return sys_pwrite64(t, tr(x, a[0]), x->buf, a[1], a[2]);
+		return s->pwrite64(&v, tr(x, a[0]), x->buf, a[1], a[2]);
 	case RP_LSEEK:
-		return sys_lseek(t, tr(x, a[0]), a[1], (int)a[2]);
+		return s->lseek(&v, tr(x, a[0]), a[1], (int)a[2]);
 	case RP_DUP:
-		return sys_dup(t, tr(x, a[0]));
+		return s->dup(&v, tr(x, a[0]));
 	case RP_FCNTL:
-		return sys_fcntl(t, tr(x, a[0]), (int)a[1], (unsigned long)a[2]);
+		return s->fcntl(&v, tr(x, a[0]), (int)a[1], (unsigned long)a[2]);
 	case RP_RENAME:
-		return sys_rename(t, p0, p1);
+		return s->rename(&v, p0, p1);
 	case RP_RENAMEAT:
-		return sys_renameat(t, tr(x, a[0]), p0, tr(x, a[1]), p1);
+		return s->renameat(&v, tr(x, a[0]), p0, tr(x, a[1]), p1);
 	case RP_RENAMEAT2:
-		return sys_renameat2(t, tr(x, a[0]), p0, tr(x, a[1]), p1, (unsigned int)a[2]);
+		return s->renameat2(&v, tr(x, a[0]), p0, tr(x, a[1]), p1, (unsigned int)a[2]);
 	case RP_UNLINK:
-		return sys_unlink(t, p0);
+		return s->unlink(&v, p0);
 	case RP_UNLINKAT:
-		return sys_unlinkat(t, tr(x, a[0]), p0, (int)a[1]);
+		return s->unlinkat(&v, tr(x, a[0]), p0, (int)a[1]);
 	case RP_MKDIR:
-		return sys_mkdir(t, p0, (mode_t)a[0]);
+		return s->mkdir(&v, p0, (mode_t)a[0]);
 	case RP_MKDIRAT:
-		return sys_mkdirat(t, tr(x, a[0]), p0, (mode_t)a[1]);
+		return s->mkdirat(&v, tr(x, a[0]), p0, (mode_t)a[1]);
 	case RP_RMDIR:
-		return sys_rmdir(t, p0);
+		return s->rmdir(&v, p0);
 	case RP_LINK:
-		return sys_link(t, p0, p1);
+		return s->link(&v, p0, p1);
 	case RP_LINKAT:
-		return sys_linkat(t, tr(x, a[0]), p0, tr(x, a[1]), p1, (int)a[2]);
+		return s->linkat(&v, tr(x, a[0]), p0, tr(x, a[1]), p1, (int)a[2]);
 	case RP_SYMLINK:
-		return sys_symlink(t, p0, p1);
+		return s->symlink(&v, p0, p1);
 	case RP_SYMLINKAT:
-		return sys_symlinkat(t, p0, tr(x, a[0]), p1);
+		return s->symlinkat(&v, p0, tr(x, a[0]), p1);
 	case RP_READLINK:
-		return sys_readlink(t, p0, x->buf, a[0]);
+		return s->readlink(&v, p0, x->buf, a[0]);
 	case RP_READLINKAT:
-		return sys_readlinkat(t, tr(x, a[0]), p0, x->buf, a[1]);
+		return s->readlinkat(&v, tr(x, a[0]), p0, x->buf, a[1]);
 	case RP_GETDENTS64:
-		return sys_getdents64(t, tr(x, a[0]), x->buf, a[1]);
+		return s->getdents64(&v, tr(x, a[0]), x->buf, a[1]);
 	case RP_CHDIR:
-		return sys_chdir(t, p0);
+		return s->chdir(&v, p0);
 	case RP_FCHDIR:
-		return sys_fchdir(t, tr(x, a[0]));
+		return s->fchdir(&v, tr(x, a[0]));
 	case RP_CHMOD:
-		return sys_chmod(t, p0, (mode_t)a[0]);
+		return s->chmod(&v, p0, (mode_t)a[0]);
 	case RP_FCHMOD:
-		return sys_fchmod(t, tr(x, a[0]), (mode_t)a[1]);
+		return s->fchmod(&v, tr(x, a[0]), (mode_t)a[1]);
 	case RP_FCHMODAT:
-		return sys_fchmodat(t, tr(x, a[0]), p0, (mode_t)a[1], (int)a[2]);
+		return s->fchmodat(&v, tr(x, a[0]), p0, (mode_t)a[1], (int)a[2]);
 	case RP_CHOWN:
-		return sys_chown(t, p0, (uid_t)a[0], (gid_t)a[1]);
+		return s->chown(&v, p0, (uid_t)a[0], (gid_t)a[1]);
 	case RP_LCHOWN:
-		return sys_lchown(t, p0, (uid_t)a[0], (gid_t)a[1]);
+		return s->lchown(&v, p0, (uid_t)a[0], (gid_t)a[1]);
 	case RP_FCHOWN:
-		return sys_fchown(t, tr(x, a[0]), (uid_t)a[1], (gid_t)a[2]);
+		return s->fchown(&v, tr(x, a[0]), (uid_t)a[1], (gid_t)a[2]);
 	case RP_FCHOWNAT:
-		return sys_fchownat(t, tr(x, a[0]), p0, (uid_t)a[1], (gid_t)a[2], (int)a[3]);
+		return s->fchownat(&v, tr(x, a[0]), p0, (uid_t)a[1], (gid_t)a[2], (int)a[3]);
 	case RP_TRUNCATE:
-		return sys_truncate(t, p0, a[0]);
+		return s->truncate(&v, p0, a[0]);
 	case RP_FTRUNCATE:
-		return sys_ftruncate(t, tr(x, a[0]), a[1]);
+		return s->ftruncate(&v, tr(x, a[0]), a[1]);
 	case RP_FALLOCATE:
-		return sys_fallocate(t, tr(x, a[0]), (int)a[1], a[2], a[3]);
+		return s->fallocate(&v, tr(x, a[0]), (int)a[1], a[2], a[3]);
 	case RP_GETCWD:
-		return sys_getcwd(t, x->buf, a[0]);
+		return s->getcwd(&v, x->buf, a[0]);
 	case RP_UMASK:
-		return sys_umask(t, (mode_t)a[0]);
+		return s->umask(&v, (mode_t)a[0]);
 	case RP_UTIMENSAT:
-		return sys_utimensat(t, tr(x, a[0]), p0, (const struct timespec *)c->aux,
-				     (int)a[2]);
+		return s->utimensat(&v, tr(x, a[0]), p0, (const struct timespec *)c->aux,
+				    (int)a[2]);
 	case RP_MKNOD:
-		return sys_mknod(t, p0, (mode_t)a[0], (dev_t)a[1]);
+		return s->mknod(&v, p0, (mode_t)a[0], (dev_t)a[1]);
 	case RP_MKNODAT:
-		return sys_mknodat(t, tr(x, a[0]), p0, (mode_t)a[1], (dev_t)a[2]);
+		return s->mknodat(&v, tr(x, a[0]), p0, (mode_t)a[1], (dev_t)a[2]);
+	/* A minimal ACL where there are xattrs; its mode where there are none. */
 	case RP_SETXATTR:
-		return sys_chmod(t, p0, (mode_t)a[0]);
+		if (s->setxattr)
+			return s->setxattr(&v, p0, p1, c->aux, c->auxlen, (int)a[1]);
+		return s->chmod(&v, p0, (mode_t)a[0]);
 	case RP_LSETXATTR:
-		return sys_fchmodat(t, AT_FDCWD, p0, (mode_t)a[0], AT_SYMLINK_NOFOLLOW);
+		if (s->lsetxattr)
+			return s->lsetxattr(&v, p0, p1, c->aux, c->auxlen, (int)a[1]);
+		return s->fchmodat(&v, AT_FDCWD, p0, (mode_t)a[0], AT_SYMLINK_NOFOLLOW);
 	case RP_FSETXATTR:
-		return sys_fchmod(t, tr(x, a[0]), (mode_t)a[1]);
+		if (s->fsetxattr)
+			return s->fsetxattr(&v, tr(x, a[0]), p1, c->aux, c->auxlen, (int)a[2]);
+		return s->fchmod(&v, tr(x, a[0]), (mode_t)a[1]);
 	case RP_EXECVE:
-		return sys_access(t, p0, X_OK);
+		return s->access(&v, p0, X_OK);
 	case RP_EXECVEAT:
-		return sys_faccessat(t, tr(x, a[0]), p0, X_OK,
-				     (int)(a[1] & (AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW)));
+		return s->faccessat(&v, tr(x, a[0]), p0, X_OK,
+				    (int)(a[1] & (AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW)));
 	default:
 		return -ENOSYS;
 	}
-}
-
-/* ---- the host ---- */
-
-static long R(long r)
-{
-	return r < 0 ? -errno : r;
-}
-
-static long host_call(struct rp_exec *x, const struct rp_call *c)
-{
-	const long *a = c->a;
-	const char *p0 = c->p[0], *p1 = c->p[1];
-	struct stat *st = &x->st;
-
-	switch (c->sys) {
-	case RP_OPEN:
-		return R(syscall(SYS_open, p0, a[0], a[1]));
-	case RP_OPENAT:
-		return R(syscall(SYS_openat, tr(x, a[0]), p0, a[1], a[2]));
-	case RP_CREAT:
-		return R(syscall(SYS_creat, p0, a[0]));
-	case RP_CLOSE:
-		return R(syscall(SYS_close, tr(x, a[0])));
-	case RP_STAT:
-		return R(syscall(SYS_stat, p0, st));
-	case RP_LSTAT:
-		return R(syscall(SYS_lstat, p0, st));
-	case RP_FSTAT:
-		return R(syscall(SYS_fstat, tr(x, a[0]), st));
-	case RP_NEWFSTATAT:
-	case RP_STATX:
-		return R(syscall(SYS_newfstatat, tr(x, a[0]), p0, st, a[1]));
-	case RP_ACCESS:
-		return R(syscall(SYS_access, p0, a[0]));
-	case RP_FACCESSAT:
-		return R(syscall(SYS_faccessat, tr(x, a[0]), p0, a[1]));
-	case RP_FACCESSAT2:
-#ifdef SYS_faccessat2
-		return R(syscall(SYS_faccessat2, tr(x, a[0]), p0, a[1], a[2]));
-#else
-		return R(syscall(SYS_faccessat, tr(x, a[0]), p0, a[1]));
-#endif
-	case RP_READ:
-	case RP_READV:
-		return R(syscall(SYS_read, tr(x, a[0]), x->buf, a[1]));
-	case RP_PREAD64:
-	case RP_PREADV:
-		return R(syscall(SYS_pread64, tr(x, a[0]), x->buf, a[1], a[2]));
-	case RP_WRITE:
-	case RP_WRITEV:
-		return R(syscall(SYS_write, tr(x, a[0]), x->buf, a[1]));
-	case RP_PWRITE64:
-	case RP_PWRITEV:
-		return R(syscall(SYS_pwrite64, tr(x, a[0]), x->buf, a[1], a[2]));
-	case RP_LSEEK:
-		return R(syscall(SYS_lseek, tr(x, a[0]), a[1], a[2]));
-	case RP_DUP:
-		return R(syscall(SYS_dup, tr(x, a[0])));
-	case RP_FCNTL:
-		return R(syscall(SYS_fcntl, tr(x, a[0]), a[1], a[2]));
-	case RP_RENAME:
-		return R(syscall(SYS_rename, p0, p1));
-	case RP_RENAMEAT:
-		return R(syscall(SYS_renameat, tr(x, a[0]), p0, tr(x, a[1]), p1));
-	case RP_RENAMEAT2:
-		return R(syscall(SYS_renameat2, tr(x, a[0]), p0, tr(x, a[1]), p1, a[2]));
-	case RP_UNLINK:
-		return R(syscall(SYS_unlink, p0));
-	case RP_UNLINKAT:
-		return R(syscall(SYS_unlinkat, tr(x, a[0]), p0, a[1]));
-	case RP_MKDIR:
-		return R(syscall(SYS_mkdir, p0, a[0]));
-	case RP_MKDIRAT:
-		return R(syscall(SYS_mkdirat, tr(x, a[0]), p0, a[1]));
-	case RP_RMDIR:
-		return R(syscall(SYS_rmdir, p0));
-	case RP_LINK:
-		return R(syscall(SYS_link, p0, p1));
-	case RP_LINKAT:
-		return R(syscall(SYS_linkat, tr(x, a[0]), p0, tr(x, a[1]), p1, a[2]));
-	case RP_SYMLINK:
-		return R(syscall(SYS_symlink, p0, p1));
-	case RP_SYMLINKAT:
-		return R(syscall(SYS_symlinkat, p0, tr(x, a[0]), p1));
-	case RP_READLINK:
-		return R(syscall(SYS_readlink, p0, x->buf, a[0]));
-	case RP_READLINKAT:
-		return R(syscall(SYS_readlinkat, tr(x, a[0]), p0, x->buf, a[1]));
-	case RP_GETDENTS64:
-		return R(syscall(SYS_getdents64, tr(x, a[0]), x->buf, a[1]));
-	case RP_CHDIR:
-		return R(syscall(SYS_chdir, p0));
-	case RP_FCHDIR:
-		return R(syscall(SYS_fchdir, tr(x, a[0])));
-	case RP_CHMOD:
-		return R(syscall(SYS_chmod, p0, a[0]));
-	case RP_FCHMOD:
-		return R(syscall(SYS_fchmod, tr(x, a[0]), a[1]));
-	case RP_FCHMODAT:
-		return R(syscall(SYS_fchmodat, tr(x, a[0]), p0, a[1]));
-	case RP_CHOWN:
-		return R(syscall(SYS_chown, p0, a[0], a[1]));
-	case RP_LCHOWN:
-		return R(syscall(SYS_lchown, p0, a[0], a[1]));
-	case RP_FCHOWN:
-		return R(syscall(SYS_fchown, tr(x, a[0]), a[1], a[2]));
-	case RP_FCHOWNAT:
-		return R(syscall(SYS_fchownat, tr(x, a[0]), p0, a[1], a[2], a[3]));
-	case RP_TRUNCATE:
-		return R(syscall(SYS_truncate, p0, a[0]));
-	case RP_FTRUNCATE:
-		return R(syscall(SYS_ftruncate, tr(x, a[0]), a[1]));
-	case RP_FALLOCATE:
-		return R(syscall(SYS_fallocate, tr(x, a[0]), a[1], a[2], a[3]));
-	case RP_GETCWD:
-		return R(syscall(SYS_getcwd, x->buf, a[0]));
-	case RP_UMASK:
-		return R(syscall(SYS_umask, a[0]));
-	case RP_UTIMENSAT:
-		return R(syscall(SYS_utimensat, tr(x, a[0]), p0, c->aux, a[2]));
-	case RP_MKNOD:
-		return R(syscall(SYS_mknod, p0, a[0], a[1]));
-	case RP_MKNODAT:
-		return R(syscall(SYS_mknodat, tr(x, a[0]), p0, a[1], a[2]));
-	case RP_SETXATTR:
-		return R(syscall(SYS_setxattr, p0, p1, c->aux, c->auxlen, a[1]));
-	case RP_LSETXATTR:
-		return R(syscall(SYS_lsetxattr, p0, p1, c->aux, c->auxlen, a[1]));
-	case RP_FSETXATTR:
-		return R(syscall(SYS_fsetxattr, tr(x, a[0]), p1, c->aux, c->auxlen, a[2]));
-	case RP_EXECVE:
-		return R(syscall(SYS_access, p0, X_OK));
-	case RP_EXECVEAT:
-		return R(syscall(SYS_faccessat, tr(x, a[0]), p0, X_OK));
-	default:
-		return -ENOSYS;
-	}
-}
-
-static long xcall(struct rp_exec *x, const struct rp_call *c)
-{
-	return x->host ? host_call(x, c) : vfs_call(x, c);
 }
 
 static long x_close(struct rp_exec *x, int real)
 {
-	return x->host ? R(close(real)) : sys_close(x->task, real);
+	struct sys_vfs v;
+
+	return rp_exec_sys(x, &v)->close(&v, real);
 }
 
 static long x_dup2(struct rp_exec *x, int old, int new, int flags, bool three)
 {
-	if (x->host)
-		return three ? R(syscall(SYS_dup3, old, new, flags)) :
-			       R(syscall(SYS_dup2, old, new));
-	return three ? sys_dup3(x->task, old, new, flags) : sys_dup2(x->task, old, new);
+	struct sys_vfs v;
+	const struct sys_ops *s = rp_exec_sys(x, &v);
+
+	return three ? s->dup3(&v, old, new, flags) : s->dup2(&v, old, new);
 }
 
 static long x_fcntl(struct rp_exec *x, int fd, int cmd, unsigned long arg)
 {
-	return x->host ? R(syscall(SYS_fcntl, fd, cmd, arg)) : sys_fcntl(x->task, fd, cmd, arg);
+	struct sys_vfs v;
+
+	return rp_exec_sys(x, &v)->fcntl(&v, fd, cmd, arg);
+}
+
+static long x_close_range(struct rp_exec *x, unsigned int first, unsigned int last,
+			  unsigned int flags)
+{
+	struct sys_vfs v;
+
+	return rp_exec_sys(x, &v)->close_range(&v, first, last, flags);
 }
 
 /*
@@ -649,9 +477,9 @@ static void release(struct rp_exec *x, long fd)
 
 long rp_exec_placeholder(struct rp_exec *x)
 {
-	const char *p = P(x, 0, RP_PLACEHOLDER);
+	struct sys_vfs v;
 
-	return x->host ? R(open(p, O_RDWR)) : sys_open(x->task, p, O_RDWR, 0);
+	return rp_exec_sys(x, &v)->open(&v, P(x, 0, RP_PLACEHOLDER), O_RDWR, 0);
 }
 
 void rp_exec_close_all(struct rp_exec *x)
@@ -665,16 +493,13 @@ void rp_exec_close_all(struct rp_exec *x)
 
 static long x_rw(struct rp_exec *x, bool write, int fd, size_t n, long long off)
 {
-	if (x->host) {
-		if (off >= 0)
-			return R(write ? pwrite(fd, x->buf, n, off) : pread(fd, x->buf, n, off));
-		return R(write ? syscall(SYS_write, fd, x->buf, n) :
-				 syscall(SYS_read, fd, x->buf, n));
-	}
+	struct sys_vfs v;
+	const struct sys_ops *s = rp_exec_sys(x, &v);
+
 	if (off >= 0)
-		return write ? sys_pwrite64(x->task, fd, x->buf, n, off) :
-			       sys_pread64(x->task, fd, x->buf, n, off);
-	return write ? sys_write(x->task, fd, x->buf, n) : sys_read(x->task, fd, x->buf, n);
+		return write ? s->pwrite64(&v, fd, x->buf, n, off) :
+			       s->pread64(&v, fd, x->buf, n, off);
+	return write ? s->write(&v, fd, x->buf, n) : s->read(&v, fd, x->buf, n);
 }
 
 /*
@@ -754,7 +579,7 @@ static long exec_close_range(struct rp_exec *x, const struct rp_call *c)
 
 	if (flags & CLOSE_RANGE_UNSHARE) {
 		if (!x->host)
-			r = sys_close_range(x->task, ~0U, ~0U, CLOSE_RANGE_UNSHARE);
+			r = x_close_range(x, ~0U, ~0U, CLOSE_RANGE_UNSHARE);
 		if (x->map->refs > 1) {
 			struct rp_fdmap *n = rp_fdmap_copy(x->map);
 
@@ -771,8 +596,8 @@ static long exec_close_range(struct rp_exec *x, const struct rp_call *c)
 			     (unsigned long)x->map->e[i].real <= last))
 			identity = false;
 	if (identity && first <= last)
-		r = sys_close_range(x->task, (unsigned int)first, (unsigned int)last,
-				    flags & ~CLOSE_RANGE_UNSHARE);
+		r = x_close_range(x, (unsigned int)first, (unsigned int)last,
+				  flags & ~CLOSE_RANGE_UNSHARE);
 	else if (first > last)
 		r = -EINVAL;
 	for (int i = 0; i < x->map->nr && r >= 0; i++) {
@@ -798,7 +623,7 @@ static void exec_effects(struct rp_exec *x)
 		struct rp_fdmap *n = rp_fdmap_copy(x->map);
 
 		if (!x->host)
-			sys_close_range(x->task, ~0U, ~0U, CLOSE_RANGE_UNSHARE);
+			x_close_range(x, ~0U, ~0U, CLOSE_RANGE_UNSHARE);
 		if (n) {
 			rp_fdmap_put(x->map);
 			x->map = n;
@@ -809,6 +634,93 @@ static void exec_effects(struct rp_exec *x)
 			x_close(x, x->map->e[i].real);
 			rp_fdmap_clear(x->map, i);
 		}
+}
+
+/* pipe2, socket and friends: placeholders at the log's numbers. */
+static long exec_foreign(struct rp_exec *x, const struct rp_call *c)
+{
+	long first = -1, r;
+
+	if (c->ret < 0)
+		return c->ret; /* nothing was made; nothing to model */
+	for (int i = 0; i < c->a[0] && i < 2; i++)
+		release(x, c->a[1 + i]);
+	for (int i = 0; i < c->a[0] && i < 2; i++) {
+		r = rp_exec_placeholder(x);
+		if (r < 0)
+			return r;
+		rp_fdmap_set(x->map, c->a[1 + i], (int)r,
+			     RPF_FOREIGN | (c->a[3] & O_CLOEXEC ? RPF_CLOEXEC : 0), O_RDWR, NULL);
+		if (first < 0)
+			first = r;
+		if (x->identity && r != c->a[1 + i])
+			first = -EBADFD; /* numbers moved: report a mismatch */
+	}
+	return c->a[0] == 1 ? first : (first >= 0 ? c->ret : first);
+}
+
+/* The call's fd-table effects on x->map, now that ours returned r. */
+static void map_result(struct rp_exec *x, const struct rp_call *c, long r)
+{
+	switch (c->sys) {
+	case RP_OPEN:
+	case RP_OPENAT:
+	case RP_CREAT:
+	case RP_DUP:
+	case RP_FCNTL:
+		if (c->sys == RP_FCNTL) {
+			if (c->a[1] == F_SETFD && r >= 0) {
+				struct rp_fdent *fe =
+					(struct rp_fdent *)rp_fdmap_get(x->map, c->a[0]);
+
+				if (fe)
+					fe->flags = (fe->flags & ~RPF_CLOEXEC) |
+						    (c->a[2] & FD_CLOEXEC ? RPF_CLOEXEC : 0);
+			}
+			if (c->a[1] != F_DUPFD && c->a[1] != F_DUPFD_CLOEXEC)
+				break;
+		}
+		if (r >= 0 && c->ret < 0) {
+			/* the log's call failed: do not keep what ours made */
+			x_close(x, (int)r);
+		} else if (r >= 0) {
+			const struct rp_fdent *src = NULL;
+			int oflags = 0;
+			bool cloexec = false;
+
+			if (c->sys == RP_DUP || c->sys == RP_FCNTL) {
+				src = rp_fdmap_get(x->map, c->a[0]);
+				cloexec = c->sys == RP_FCNTL && c->a[1] == F_DUPFD_CLOEXEC;
+			} else {
+				oflags = (int)(c->sys == RP_OPEN   ? c->a[0] :
+					       c->sys == RP_OPENAT ? c->a[1] :
+								     O_CREAT | O_WRONLY | O_TRUNC);
+				cloexec = oflags & O_CLOEXEC;
+			}
+			if (src) {
+				struct rp_fdent s = *src;
+
+				rp_fdmap_set(x->map, c->ret, (int)r,
+					     (s.flags & RPF_FOREIGN) | (cloexec ? RPF_CLOEXEC : 0),
+					     s.oflags, s.path);
+			} else {
+				rp_fdmap_set(x->map, c->ret, (int)r, cloexec ? RPF_CLOEXEC : 0,
+					     oflags, NULL);
+			}
+		}
+		break;
+	case RP_CLOSE:
+		if (r == 0 || c->ret == 0)
+			rp_fdmap_clear(x->map, c->a[0]);
+		break;
+	case RP_EXECVE:
+	case RP_EXECVEAT:
+		if (c->ret == 0 && r == 0)
+			exec_effects(x);
+		break;
+	default:
+		break;
+	}
 }
 
 long rp_exec(struct rp_exec *x, const struct rp_call *c, int *skip)
@@ -888,28 +800,8 @@ long rp_exec(struct rp_exec *x, const struct rp_call *c, int *skip)
 	}
 	case RP_CLOSE_RANGE:
 		return exec_close_range(x, c);
-	case RP_FOREIGN: {
-		long first = -1;
-
-		if (c->ret < 0)
-			return c->ret; /* nothing was made; nothing to model */
-		/* pipe2 and friends: placeholders at the log's numbers */
-		for (int i = 0; i < c->a[0] && i < 2; i++)
-			release(x, c->a[1 + i]);
-		for (int i = 0; i < c->a[0] && i < 2; i++) {
-			r = rp_exec_placeholder(x);
-			if (r < 0)
-				return r;
-			rp_fdmap_set(x->map, c->a[1 + i], (int)r,
-				     RPF_FOREIGN | (c->a[3] & O_CLOEXEC ? RPF_CLOEXEC : 0), O_RDWR,
-				     NULL);
-			if (first < 0)
-				first = r;
-			if (x->identity && r != c->a[1 + i])
-				first = -EBADFD; /* numbers moved: report a mismatch */
-		}
-		return c->a[0] == 1 ? first : (first >= 0 ? c->ret : first);
-	}
+	case RP_FOREIGN:
+		return exec_foreign(x, c);
 	case RP_CLONE:
 	case RP_EXIT:
 	case RP_NONE:
@@ -918,67 +810,9 @@ long rp_exec(struct rp_exec *x, const struct rp_call *c, int *skip)
 	default:
 		break;
 	}
-	if (creates_fd(c))
+	if (rp_makes_lowest_fd(c))
 		release(x, c->ret);
 	r = xcall(x, c);
-	switch (c->sys) {
-	case RP_OPEN:
-	case RP_OPENAT:
-	case RP_CREAT:
-	case RP_DUP:
-	case RP_FCNTL:
-		if (c->sys == RP_FCNTL) {
-			if (c->a[1] == F_SETFD && r >= 0) {
-				struct rp_fdent *fe =
-					(struct rp_fdent *)rp_fdmap_get(x->map, c->a[0]);
-
-				if (fe)
-					fe->flags = (fe->flags & ~RPF_CLOEXEC) |
-						    (c->a[2] & FD_CLOEXEC ? RPF_CLOEXEC : 0);
-			}
-			if (c->a[1] != F_DUPFD && c->a[1] != F_DUPFD_CLOEXEC)
-				break;
-		}
-		if (r >= 0 && c->ret < 0) {
-			/* the log's call failed: do not keep what ours made */
-			x_close(x, (int)r);
-		} else if (r >= 0) {
-			const struct rp_fdent *src = NULL;
-			int oflags = 0;
-			bool cloexec = false;
-
-			if (c->sys == RP_DUP || c->sys == RP_FCNTL) {
-				src = rp_fdmap_get(x->map, c->a[0]);
-				cloexec = c->sys == RP_FCNTL && c->a[1] == F_DUPFD_CLOEXEC;
-			} else {
-				oflags = (int)(c->sys == RP_OPEN   ? c->a[0] :
-					       c->sys == RP_OPENAT ? c->a[1] :
-								     O_CREAT | O_WRONLY | O_TRUNC);
-				cloexec = oflags & O_CLOEXEC;
-			}
-			if (src) {
-				struct rp_fdent s = *src;
-
-				rp_fdmap_set(x->map, c->ret, (int)r,
-					     (s.flags & RPF_FOREIGN) | (cloexec ? RPF_CLOEXEC : 0),
-					     s.oflags, s.path);
-			} else {
-				rp_fdmap_set(x->map, c->ret, (int)r, cloexec ? RPF_CLOEXEC : 0,
-					     oflags, NULL);
-			}
-		}
-		break;
-	case RP_CLOSE:
-		if (r == 0 || c->ret == 0)
-			rp_fdmap_clear(x->map, c->a[0]);
-		break;
-	case RP_EXECVE:
-	case RP_EXECVEAT:
-		if (c->ret == 0 && r == 0)
-			exec_effects(x);
-		break;
-	default:
-		break;
-	}
+	map_result(x, c, r);
 	return r;
 }

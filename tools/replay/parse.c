@@ -21,668 +21,10 @@
 #include <sys/stat.h>
 
 #include "lib/compiler.h"
+#include "tools/replay/args.h"
 #include "tools/replay/replay.h"
+#include "tools/replay/sys.h"
 #include "vfs/vfs.h"
-
-/* ---- symbols strace prints in flag expressions ---- */
-
-struct sym {
-	const char *name;
-	long value;
-};
-
-#define S(x)                  \
-	{                     \
-#x, (long)(x) \
-	}
-static const struct sym syms[] = {
-	S(O_RDONLY),
-	S(O_WRONLY),
-	S(O_RDWR),
-	S(O_CREAT),
-	S(O_EXCL),
-	S(O_NOCTTY),
-	S(O_TRUNC),
-	S(O_APPEND),
-	S(O_NONBLOCK),
-	S(O_NDELAY),
-	S(O_DSYNC),
-	S(O_SYNC),
-	S(O_RSYNC),
-	S(O_DIRECT),
-	S(O_LARGEFILE),
-	S(O_DIRECTORY),
-	S(O_NOFOLLOW),
-	S(O_NOATIME),
-	S(O_CLOEXEC),
-	S(O_PATH),
-	S(O_TMPFILE),
-	S(O_ASYNC),
-	{ "FASYNC", O_ASYNC },
-	S(AT_FDCWD),
-	S(AT_SYMLINK_NOFOLLOW),
-	S(AT_REMOVEDIR),
-	S(AT_SYMLINK_FOLLOW),
-	S(AT_NO_AUTOMOUNT),
-	S(AT_EMPTY_PATH),
-	S(AT_EACCESS),
-	S(AT_STATX_SYNC_AS_STAT),
-	S(AT_STATX_FORCE_SYNC),
-	S(AT_STATX_DONT_SYNC),
-	{ "AT_RECURSIVE", 0x8000 },
-	S(F_OK),
-	S(R_OK),
-	S(W_OK),
-	S(X_OK),
-	S(SEEK_SET),
-	S(SEEK_CUR),
-	S(SEEK_END),
-	S(SEEK_DATA),
-	S(SEEK_HOLE),
-	S(F_DUPFD),
-	S(F_GETFD),
-	S(F_SETFD),
-	S(F_GETFL),
-	S(F_SETFL),
-	S(F_GETLK),
-	S(F_SETLK),
-	S(F_SETLKW),
-	S(F_SETOWN),
-	S(F_GETOWN),
-	S(F_SETSIG),
-	S(F_GETSIG),
-	S(F_SETLEASE),
-	S(F_GETLEASE),
-	S(F_NOTIFY),
-	S(F_DUPFD_CLOEXEC),
-	S(F_SETPIPE_SZ),
-	S(F_GETPIPE_SZ),
-	S(F_OFD_GETLK),
-	S(F_OFD_SETLK),
-	S(F_OFD_SETLKW),
-	{ "F_ADD_SEALS", 1033 },
-	{ "F_GET_SEALS", 1034 },
-	S(FD_CLOEXEC),
-	S(RENAME_NOREPLACE),
-	S(RENAME_EXCHANGE),
-	S(RENAME_WHITEOUT),
-	{ "CLOSE_RANGE_UNSHARE", CLOSE_RANGE_UNSHARE },
-	{ "CLOSE_RANGE_CLOEXEC", CLOSE_RANGE_CLOEXEC },
-	S(S_IFREG),
-	S(S_IFDIR),
-	S(S_IFLNK),
-	S(S_IFCHR),
-	S(S_IFBLK),
-	S(S_IFIFO),
-	S(S_IFSOCK),
-	S(S_ISUID),
-	S(S_ISGID),
-	S(S_ISVTX),
-	S(S_IRWXU),
-	S(S_IRUSR),
-	S(S_IWUSR),
-	S(S_IXUSR),
-	S(S_IRWXG),
-	S(S_IRGRP),
-	S(S_IWGRP),
-	S(S_IXGRP),
-	S(S_IRWXO),
-	S(S_IROTH),
-	S(S_IWOTH),
-	S(S_IXOTH),
-	S(UTIME_NOW),
-	S(UTIME_OMIT),
-	{ "FALLOC_FL_KEEP_SIZE", 0x01 },
-	{ "FALLOC_FL_PUNCH_HOLE", 0x02 },
-	{ "FALLOC_FL_ZERO_RANGE", 0x10 },
-	S(CLONE_VM),
-	S(CLONE_FS),
-	S(CLONE_FILES),
-	S(CLONE_SIGHAND),
-	S(CLONE_PIDFD),
-	S(CLONE_PTRACE),
-	S(CLONE_VFORK),
-	S(CLONE_PARENT),
-	S(CLONE_THREAD),
-	S(CLONE_NEWNS),
-	S(CLONE_SYSVSEM),
-	S(CLONE_SETTLS),
-	S(CLONE_PARENT_SETTID),
-	S(CLONE_CHILD_CLEARTID),
-	S(CLONE_DETACHED),
-	S(CLONE_UNTRACED),
-	S(CLONE_CHILD_SETTID),
-	S(CLONE_NEWCGROUP),
-	S(CLONE_NEWUTS),
-	S(CLONE_NEWIPC),
-	S(CLONE_NEWUSER),
-	S(CLONE_NEWPID),
-	S(CLONE_NEWNET),
-	S(CLONE_IO),
-	{ "CLONE_CLEAR_SIGHAND", 0x100000000L },
-	{ "CLONE_INTO_CGROUP", 0x200000000L },
-};
-#undef S
-
-static bool sym_lookup(const char *s, size_t len, long *v)
-{
-	/* Exit signals ride in clone flags; they never matter here. */
-	if (len > 3 && !strncmp(s, "SIG", 3)) {
-		*v = 0;
-		return true;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(syms); i++)
-		if (strlen(syms[i].name) == len && !memcmp(syms[i].name, s, len)) {
-			*v = syms[i].value;
-			return true;
-		}
-	return false;
-}
-
-static const char *skip_ws(const char *s, const char *end)
-{
-	while (s < end && isspace((unsigned char)*s))
-		s++;
-	return s;
-}
-
-/* "O_RDONLY|O_CLOEXEC", "0644", "-1", "0x8000 /\* ... *\/": false if unknown. */
-static bool parse_expr(const char *s, size_t len, long *out)
-{
-	const char *end = s + len, *c = memmem(s, len, "/*", 2);
-	long v = 0;
-
-	if (c)
-		end = c;
-	while (end > s && isspace((unsigned char)end[-1]))
-		end--;
-	s = skip_ws(s, end);
-	if (s == end)
-		return false;
-	while (s < end) {
-		const char *bar = memchr(s, '|', end - s), *tend = bar ? bar : end;
-		const char *t = skip_ws(s, tend), *te = tend;
-		long x;
-
-		while (te > t && isspace((unsigned char)te[-1]))
-			te--;
-		if (t == te)
-			return false;
-		if (isdigit((unsigned char)*t) || *t == '-') {
-			char buf[32], *e;
-
-			if (te - t >= (long)sizeof(buf))
-				return false;
-			memcpy(buf, t, te - t);
-			buf[te - t] = '\0';
-			errno = 0;
-			x = strtol(buf, &e, 0);
-			if (*e || errno)
-				return false;
-		} else if (!sym_lookup(t, te - t, &x)) {
-			return false;
-		}
-		v |= x;
-		s = bar ? bar + 1 : end;
-	}
-	*out = v;
-	return true;
-}
-
-/* ---- errno names ---- */
-
-static long errno_lookup(const char *s, size_t len, bool *interrupted)
-{
-	char name[32];
-
-	if (len >= sizeof(name))
-		return 0;
-	memcpy(name, s, len);
-	name[len] = '\0';
-	*interrupted = !strncmp(name, "ERESTART", 8) || !strcmp(name, "EINTR");
-	if (!strcmp(name, "ERESTARTSYS"))
-		return 512;
-	if (!strcmp(name, "ERESTARTNOINTR"))
-		return 513;
-	if (!strcmp(name, "ERESTARTNOHAND"))
-		return 514;
-	if (!strcmp(name, "ERESTART_RESTARTBLOCK"))
-		return 516;
-	for (int e = 1; e < 200; e++) {
-		const char *n = strerrorname_np(e);
-
-		if (n && !strcmp(n, name))
-			return e;
-	}
-	return 0;
-}
-
-const char *rp_errname(long ret, char *buf, size_t len)
-{
-	const char *n;
-
-	if (ret >= 0) {
-		snprintf(buf, len, "%ld", ret);
-		return buf;
-	}
-	n = strerrorname_np((int)-ret);
-	if (n)
-		return n;
-	snprintf(buf, len, "errno %ld", -ret);
-	return buf;
-}
-
-/* ---- strings ---- */
-
-/*
- * Unescape the C string literal at s (s[0] == '"'); *end is set past it
- * and any "..." truncation mark. Returns a malloc'ed string (NUL bytes kept,
- * length in *outlen) or NULL if s is not a string.
- */
-static char *parse_string(const char *s, const char *lim, const char **end, unsigned int *outlen,
-			  bool *trunc)
-{
-	char *out, *o;
-
-	if (s >= lim || *s != '"')
-		return NULL;
-	out = o = malloc(lim - s + 1);
-	if (!out)
-		return NULL;
-	for (s++; s < lim && *s != '"'; s++) {
-		if (*s != '\\' || s + 1 >= lim) {
-			*o++ = *s;
-			continue;
-		}
-		s++;
-		switch (*s) {
-		case 'n':
-			*o++ = '\n';
-			break;
-		case 't':
-			*o++ = '\t';
-			break;
-		case 'r':
-			*o++ = '\r';
-			break;
-		case 'v':
-			*o++ = '\v';
-			break;
-		case 'f':
-			*o++ = '\f';
-			break;
-		case 'x': {
-			int v = 0, k = 0;
-
-			while (k < 2 && s + 1 < lim && isxdigit((unsigned char)s[1])) {
-				s++;
-				v = v * 16 + (isdigit((unsigned char)*s) ?
-						      *s - '0' :
-						      (tolower(*s) - 'a' + 10));
-				k++;
-			}
-			*o++ = (char)v;
-			break;
-		}
-		default:
-			if (*s >= '0' && *s <= '7') {
-				int v = *s - '0', k = 1;
-
-				while (k < 3 && s + 1 < lim && s[1] >= '0' && s[1] <= '7') {
-					s++;
-					v = v * 8 + (*s - '0');
-					k++;
-				}
-				*o++ = (char)v;
-			} else {
-				*o++ = *s;
-			}
-		}
-	}
-	*o = '\0';
-	if (s < lim)
-		s++;
-	*trunc = false;
-	if (lim - s >= 3 && !memcmp(s, "...", 3)) {
-		*trunc = true;
-		s += 3;
-	}
-	if (end)
-		*end = s;
-	if (outlen)
-		*outlen = o - out;
-	return out;
-}
-
-/* ---- splitting a call's arguments ---- */
-
-#define MAX_ARGS 12
-
-struct args {
-	const char *s[MAX_ARGS];
-	size_t len[MAX_ARGS];
-	int n;
-};
-
-/*
- * Split the text after "NAME(" at top-level commas, up to the closing
- * parenthesis; strings, comments and (), [], {}, <> nest. Returns the text
- * after ')' or NULL.
- */
-static const char *split_args(const char *s, struct args *a)
-{
-	const char *start = s;
-	int depth = 0;
-
-	a->n = 0;
-	for (; *s; s++) {
-		if (*s == '"') {
-			for (s++; *s && *s != '"'; s++)
-				if (*s == '\\' && s[1])
-					s++;
-			if (!*s)
-				return NULL;
-			continue;
-		}
-		if (s[0] == '/' && s[1] == '*') {
-			const char *e = strstr(s + 2, "*/");
-
-			if (!e)
-				return NULL;
-			s = e + 1;
-			continue;
-		}
-		switch (*s) {
-		case '(':
-		case '[':
-		case '{':
-		case '<':
-			depth++;
-			break;
-		case ']':
-		case '}':
-		case '>':
-			depth--;
-			break;
-		case ')':
-			if (depth-- > 0)
-				break;
-			/* the end of the arguments: as a comma */
-			__attribute__((fallthrough));
-		case ',':
-			if (depth > 0)
-				break;
-			if (a->n < MAX_ARGS) {
-				const char *b = skip_ws(start, s), *e = s;
-
-				while (e > b && isspace((unsigned char)e[-1]))
-					e--;
-				if (e > b || *s == ',' || a->n) {
-					a->s[a->n] = b;
-					a->len[a->n] = e - b;
-					a->n++;
-				}
-			}
-			if (*s == ')')
-				return s + 1;
-			start = s + 1;
-			break;
-		}
-	}
-	return NULL;
-}
-
-/* A descriptor argument: "3", "3</path>", "AT_FDCWD", "AT_FDCWD</cwd>". */
-static bool parse_fd(const char *s, size_t len, long *fd, const char **deco, size_t *decolen)
-{
-	const char *lt = memchr(s, '<', len);
-
-	if (deco)
-		*deco = NULL;
-	if (lt) {
-		if (deco && s[len - 1] == '>') {
-			*deco = lt + 1;
-			*decolen = s + len - 1 - (lt + 1);
-		}
-		len = lt - s;
-	}
-	return parse_expr(s, len, fd);
-}
-
-/* "{st_mode=S_IFREG|0644, st_size=3, ...}" (or stx_mode/stx_size). */
-static bool parse_stat(const char *s, size_t len, mode_t *mode, long long *size)
-{
-	bool have_mode = false;
-	const char *end = s + len;
-
-	if (!len || *s != '{')
-		return false;
-	*size = 0;
-	for (const char *k = s + 1; k < end;) {
-		const char *eq, *comma;
-
-		k = skip_ws(k, end);
-		comma = memchr(k, ',', end - k);
-		if (!comma)
-			comma = end - 1;
-		eq = memchr(k, '=', comma - k);
-		if (eq) {
-			size_t kl = eq - k;
-			long v;
-
-			if ((kl == 7 && !memcmp(k, "st_mode", 7)) ||
-			    (kl == 8 && !memcmp(k, "stx_mode", 8))) {
-				if (parse_expr(eq + 1, comma - eq - 1, &v)) {
-					*mode = (mode_t)v;
-					have_mode = true;
-				}
-			} else if ((kl == 7 && !memcmp(k, "st_size", 7)) ||
-				   (kl == 8 && !memcmp(k, "stx_size", 8))) {
-				*size = strtoll(eq + 1, NULL, 0);
-			}
-		}
-		k = comma + 1;
-	}
-	return have_mode;
-}
-
-/* "[{iov_base=..., iov_len=5}, {...}]": the sum of iov_len. */
-static long parse_iov(const char *s, size_t len)
-{
-	long sum = 0;
-	const char *end = s + len;
-
-	for (const char *k = s; (k = memmem(k, end - k, "iov_len=", 8)); k += 8)
-		sum += strtol(k + 8, NULL, 0);
-	return sum;
-}
-
-/* "[{tv_sec=1, tv_nsec=2} /\* ... *\/, ...]", "[UTIME_NOW, UTIME_NOW]", "NULL". */
-static char *parse_times(const char *s, size_t len, unsigned int *outlen)
-{
-	struct timespec *ts;
-	const char *end = s + len, *k = s;
-
-	if (len == 4 && !memcmp(s, "NULL", 4))
-		return NULL;
-	ts = calloc(2, sizeof(*ts));
-	if (!ts)
-		return NULL;
-	for (int i = 0; i < 2 && k < end; i++) {
-		const char *sec, *nsec;
-
-		k = skip_ws(k + (i == 0 && *k == '['), end);
-		if (!strncmp(k, "UTIME_NOW", 9)) {
-			ts[i].tv_nsec = UTIME_NOW;
-		} else if (!strncmp(k, "UTIME_OMIT", 10)) {
-			ts[i].tv_nsec = UTIME_OMIT;
-		} else {
-			sec = memmem(k, end - k, "tv_sec=", 7);
-			nsec = memmem(k, end - k, "tv_nsec=", 8);
-			if (sec)
-				ts[i].tv_sec = strtoll(sec + 7, NULL, 0);
-			if (nsec) {
-				long v = 0;
-				const char *ne = nsec + 8, *e = ne;
-
-				while (e < end && *e != '}' && *e != ',')
-					e++;
-				if (parse_expr(ne, e - ne, &v))
-					ts[i].tv_nsec = v;
-			}
-		}
-		/* the next element starts after a top-level comma */
-		{
-			int depth = 0;
-
-			for (; k < end; k++) {
-				if (*k == '{')
-					depth++;
-				else if (*k == '}')
-					depth--;
-				else if (*k == ',' && !depth) {
-					k++;
-					break;
-				}
-			}
-		}
-	}
-	*outlen = sizeof(*ts) * 2;
-	return (char *)ts;
-}
-
-/* ---- the syscalls ---- */
-
-/*
- * Argument kinds: f descriptor, p path, n number or flags, N the same but 0
- * if unparsable, o stat output, r output string, d dirent output (entries
- * count), v iovec array (total length), t utimensat times, P fd pair
- * output, a a data string (kept), O an offset pointer (-1 for NULL), x
- * ignored.
- */
-struct sysdesc {
-	const char *name;
-	enum rp_sys sys;
-	const char *sig;
-};
-
-static const struct sysdesc sysdescs[] = {
-	{ "open", RP_OPEN, "pnn" },
-	{ "openat", RP_OPENAT, "fpnn" },
-	{ "creat", RP_CREAT, "pn" },
-	{ "close", RP_CLOSE, "f" },
-	{ "close_range", RP_CLOSE_RANGE, "nnn" },
-	{ "stat", RP_STAT, "po" },
-	{ "lstat", RP_LSTAT, "po" },
-	{ "fstat", RP_FSTAT, "fo" },
-	{ "newfstatat", RP_NEWFSTATAT, "fpon" },
-	{ "statx", RP_STATX, "fpnxo" },
-	{ "access", RP_ACCESS, "pn" },
-	{ "faccessat", RP_FACCESSAT, "fpn" },
-	{ "faccessat2", RP_FACCESSAT2, "fpnn" },
-	{ "read", RP_READ, "fxn" },
-	{ "pread64", RP_PREAD64, "fxnn" },
-	{ "readv", RP_READV, "fvx" },
-	{ "preadv", RP_PREADV, "fvxn" },
-	{ "write", RP_WRITE, "fxn" },
-	{ "pwrite64", RP_PWRITE64, "fxnn" },
-	{ "writev", RP_WRITEV, "fvx" },
-	{ "pwritev", RP_PWRITEV, "fvxn" },
-	{ "lseek", RP_LSEEK, "fnn" },
-	{ "dup", RP_DUP, "f" },
-	{ "dup2", RP_DUP2, "ff" },
-	{ "dup3", RP_DUP3, "ffn" },
-	{ "fcntl", RP_FCNTL, "fnN" },
-	{ "rename", RP_RENAME, "pp" },
-	{ "renameat", RP_RENAMEAT, "fpfp" },
-	{ "renameat2", RP_RENAMEAT2, "fpfpn" },
-	{ "unlink", RP_UNLINK, "p" },
-	{ "unlinkat", RP_UNLINKAT, "fpn" },
-	{ "mkdir", RP_MKDIR, "pn" },
-	{ "mkdirat", RP_MKDIRAT, "fpn" },
-	{ "rmdir", RP_RMDIR, "p" },
-	{ "link", RP_LINK, "pp" },
-	{ "linkat", RP_LINKAT, "fpfpn" },
-	{ "symlink", RP_SYMLINK, "pp" },
-	{ "symlinkat", RP_SYMLINKAT, "pfp" },
-	{ "readlink", RP_READLINK, "prn" },
-	{ "readlinkat", RP_READLINKAT, "fprn" },
-	{ "getdents64", RP_GETDENTS64, "fdn" },
-	{ "chdir", RP_CHDIR, "p" },
-	{ "fchdir", RP_FCHDIR, "f" },
-	{ "chmod", RP_CHMOD, "pn" },
-	{ "fchmod", RP_FCHMOD, "fn" },
-	{ "fchmodat", RP_FCHMODAT, "fpnn" },
-	{ "fchmodat2", RP_FCHMODAT, "fpnn" },
-	{ "chown", RP_CHOWN, "pnn" },
-	{ "lchown", RP_LCHOWN, "pnn" },
-	{ "fchown", RP_FCHOWN, "fnn" },
-	{ "fchownat", RP_FCHOWNAT, "fpnnn" },
-	{ "truncate", RP_TRUNCATE, "pn" },
-	{ "ftruncate", RP_FTRUNCATE, "fn" },
-	{ "fallocate", RP_FALLOCATE, "fnnn" },
-	{ "getcwd", RP_GETCWD, "rn" },
-	{ "umask", RP_UMASK, "n" },
-	{ "utimensat", RP_UTIMENSAT, "fptn" },
-	{ "mknod", RP_MKNOD, "pnn" },
-	{ "mknodat", RP_MKNODAT, "fpnn" },
-	{ "copy_file_range", RP_COPY_FILE_RANGE, "fOfOnx" },
-	{ "sendfile", RP_SENDFILE, "ffOn" },
-	{ "setxattr", RP_SETXATTR, "ppann" },
-	{ "lsetxattr", RP_LSETXATTR, "ppann" },
-	{ "fsetxattr", RP_FSETXATTR, "fpann" },
-	{ "execve", RP_EXECVE, "pxx" },
-	{ "execveat", RP_EXECVEAT, "fpxxn" },
-	{ "pipe", RP_FOREIGN, "P" },
-	{ "pipe2", RP_FOREIGN, "Pn" },
-	{ "socketpair", RP_FOREIGN, "xxxP" },
-	{ "socket", RP_FOREIGN, "" },
-	{ "accept", RP_FOREIGN, "" },
-	{ "accept4", RP_FOREIGN, "" },
-	{ "eventfd", RP_FOREIGN, "" },
-	{ "eventfd2", RP_FOREIGN, "" },
-	{ "epoll_create", RP_FOREIGN, "" },
-	{ "epoll_create1", RP_FOREIGN, "" },
-	{ "memfd_create", RP_FOREIGN, "" },
-	{ "timerfd_create", RP_FOREIGN, "" },
-	{ "signalfd", RP_FOREIGN, "" },
-	{ "signalfd4", RP_FOREIGN, "" },
-	{ "inotify_init", RP_FOREIGN, "" },
-	{ "inotify_init1", RP_FOREIGN, "" },
-	{ "fanotify_init", RP_FOREIGN, "" },
-	{ "userfaultfd", RP_FOREIGN, "" },
-	{ "pidfd_open", RP_FOREIGN, "" },
-	{ "pidfd_getfd", RP_FOREIGN, "" },
-	{ "perf_event_open", RP_FOREIGN, "" },
-	{ "open_tree", RP_FOREIGN, "" },
-	{ "fsopen", RP_FOREIGN, "" },
-	{ "fsmount", RP_FOREIGN, "" },
-	{ "fspick", RP_FOREIGN, "" },
-	{ "openat2", RP_FOREIGN, "" },
-	{ "open_by_handle_at", RP_FOREIGN, "" },
-	{ "clone", RP_CLONE, "" },
-	{ "clone3", RP_CLONE, "" },
-	{ "fork", RP_CLONE, "" },
-	{ "vfork", RP_CLONE, "" },
-};
-
-const char *rp_sys_name(unsigned int sys)
-{
-	if (sys == RP_EXIT)
-		return "exit";
-	for (size_t i = 0; i < ARRAY_SIZE(sysdescs); i++)
-		if (sysdescs[i].sys == sys)
-			return sysdescs[i].name;
-	return "?";
-}
-
-static const struct sysdesc *sys_find(const char *name, size_t len)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(sysdescs); i++)
-		if (strlen(sysdescs[i].name) == len && !memcmp(sysdescs[i].name, name, len))
-			return &sysdescs[i];
-	return NULL;
-}
 
 /* ---- the parse state ---- */
 
@@ -775,12 +117,11 @@ static void cwd_evidence(struct parser *ps, const char *cwd, size_t len)
 }
 
 /* Convert the split arguments of a known call; false if they do not fit. */
-static bool convert(struct parser *ps, struct rp_call *c, const struct sysdesc *d,
-		    const struct args *a)
+static bool convert(struct parser *ps, struct rp_call *c, const char *sig, const struct args *a)
 {
 	int na = 0, np = 0;
 
-	for (int i = 0; d->sig[i]; i++) {
+	for (int i = 0; sig[i]; i++) {
 		const char *s = i < a->n ? a->s[i] : NULL;
 		size_t len = i < a->n ? a->len[i] : 0;
 		const char *deco = NULL, *end;
@@ -790,25 +131,25 @@ static bool convert(struct parser *ps, struct rp_call *c, const struct sysdesc *
 
 		if (!s) {
 			/* Trailing arguments strace leaves out (openat's mode). */
-			if (d->sig[i] == 'n' || d->sig[i] == 'N')
+			if (sig[i] == 'n' || sig[i] == 'N')
 				na++;
 			continue;
 		}
-		switch (d->sig[i]) {
+		switch (sig[i]) {
 		case 'f':
-			if (!parse_fd(s, len, &v, &deco, &decolen))
+			if (!rp_parse_fd(s, len, &v, &deco, &decolen))
 				return false;
 			if (v == AT_FDCWD && deco)
 				cwd_evidence(ps, deco, decolen);
 			c->a[na++] = v;
 			break;
 		case 'n':
-			if (!parse_expr(s, len, &v))
+			if (!rp_parse_expr(s, len, &v))
 				return false;
 			c->a[na++] = v;
 			break;
 		case 'N':
-			if (!parse_expr(s, len, &v))
+			if (!rp_parse_expr(s, len, &v))
 				v = 0;
 			c->a[na++] = v;
 			break;
@@ -821,18 +162,18 @@ static bool convert(struct parser *ps, struct rp_call *c, const struct sysdesc *
 				c->p[np++] = NULL;
 				break;
 			}
-			c->p[np] = parse_string(s, s + len, &end, NULL, &trunc);
+			c->p[np] = rp_parse_string(s, s + len, &end, NULL, &trunc);
 			if (!c->p[np])
 				return false;
 			np++;
 			break;
 		case 'o':
-			if (parse_stat(s, len, &c->st_mode, &c->st_size))
+			if (rp_parse_stat(s, len, &c->st_mode, &c->st_size))
 				c->flags |= RPC_ST_VALID;
 			break;
 		case 'r':
 		case 'a':
-			c->aux = parse_string(s, s + len, &end, &c->auxlen, &trunc);
+			c->aux = rp_parse_string(s, s + len, &end, &c->auxlen, &trunc);
 			if (trunc)
 				c->flags |= RPC_AUX_TRUNC;
 			break;
@@ -843,10 +184,10 @@ static bool convert(struct parser *ps, struct rp_call *c, const struct sysdesc *
 			break;
 		}
 		case 'v':
-			c->a[na++] = parse_iov(s, len);
+			c->a[na++] = rp_parse_iov(s, len);
 			break;
 		case 't':
-			c->aux = parse_times(s, len, &c->auxlen);
+			c->aux = rp_parse_times(s, len, &c->auxlen);
 			c->a[na++] = c->aux != NULL;
 			break;
 		case 'P': {
@@ -907,31 +248,17 @@ static long acl_mode(const struct rp_call *c)
 /* Normalise the few calls whose arguments the engine wants in other slots. */
 static void fixup(struct rp_call *c)
 {
-	switch (c->sys) {
-	case RP_SETXATTR:
-	case RP_LSETXATTR:
-		c->a[0] = acl_mode(c);
-		break;
-	case RP_FSETXATTR:
-		c->a[1] = acl_mode(c);
-		break;
-	case RP_READV:
-	case RP_WRITEV:
-		c->a[2] = 0;
-		break;
-	case RP_PREADV:
-	case RP_PWRITEV:
+	const struct rp_sysdesc *d = rp_sys(c->sys);
+
+	if (d->flags & RPS_ACL)
+		c->a[d->mode_arg - 1] = acl_mode(c);
+	/* the iovec count's slot (so preadv's offset, a[2], is read as 0) */
+	if (d->flags & RPS_VEC)
 		c->a[2] = c->a[3];
-		break;
-	case RP_FOREIGN:
-		/* socket(), eventfd()...: the result is the one descriptor */
-		if (!c->a[0] && c->ret >= 0) {
-			c->a[0] = 1;
-			c->a[1] = c->ret;
-		}
-		break;
-	default:
-		break;
+	/* socket(), eventfd()...: the result is the one descriptor */
+	if (d->fdop == RPD_FOREIGN && !c->a[0] && c->ret >= 0) {
+		c->a[0] = 1;
+		c->a[1] = c->ret;
 	}
 }
 
@@ -950,7 +277,7 @@ static unsigned long clone_flags(const char *name, const char *args)
 
 		while (*e && *e != ',' && *e != '}' && *e != ')')
 			e++;
-		if (!parse_expr(f + 6, e - (f + 6), &v))
+		if (!rp_parse_expr(f + 6, e - (f + 6), &v))
 			v = 0;
 	}
 	return (unsigned long)v;
@@ -963,10 +290,10 @@ static bool parse_return(const char *s, struct rp_call *c, const char **deco, si
 	long v;
 
 	*deco = NULL;
-	s = skip_ws(s, s + strlen(s));
+	s = rp_skip_ws(s, s + strlen(s));
 	if (*s != '=')
 		return false;
-	s = skip_ws(s + 1, s + strlen(s));
+	s = rp_skip_ws(s + 1, s + strlen(s));
 	if (*s == '?') {
 		c->flags |= RPC_RET_UNKNOWN;
 		s++;
@@ -1000,7 +327,7 @@ static bool parse_return(const char *s, struct rp_call *c, const char **deco, si
 			s = gt + 1;
 		}
 	}
-	s = skip_ws(s, s + strlen(s));
+	s = rp_skip_ws(s, s + strlen(s));
 	if (*s == 'E' && (v == -1 || (c->flags & RPC_RET_UNKNOWN))) {
 		const char *n = s;
 		bool intr = false;
@@ -1008,7 +335,7 @@ static bool parse_return(const char *s, struct rp_call *c, const char **deco, si
 
 		while (isalnum((unsigned char)*s) || *s == '_')
 			s++;
-		err = errno_lookup(n, s - n, &intr);
+		err = rp_errno_lookup(n, s - n, &intr);
 		if (intr)
 			c->flags |= RPC_INTERRUPTED;
 		if (!err)
@@ -1030,15 +357,11 @@ static bool is_child(struct parser *ps, int pid)
 
 static void add_child(struct parser *ps, int pid)
 {
-	if (ps->nr_children == ps->cap_children) {
-		size_t cap = ps->cap_children ? ps->cap_children * 2 : 64;
-		int *n = realloc(ps->children, cap * sizeof(*n));
+	int *n = rp_grow(ps->children, &ps->cap_children, ps->nr_children, sizeof(*n), 64);
 
-		if (!n)
-			return;
-		ps->children = n;
-		ps->cap_children = cap;
-	}
+	if (!n)
+		return;
+	ps->children = n;
 	ps->children[ps->nr_children++] = pid;
 }
 
@@ -1046,42 +369,51 @@ static void add_child(struct parser *ps, int pid)
  * A complete call: name, the text after "NAME(", its line and where it
  * sorts. Unknown names are counted.
  */
+static bool is_clone(const char *name)
+{
+	unsigned int sys;
+	const char *sig;
+
+	return rp_sys_find(name, strlen(name), &sys, &sig) && sys == RP_CLONE;
+}
+
 static void complete_call(struct parser *ps, int pid, const char *name, size_t namelen,
 			  const char *text, unsigned int line, unsigned long pos)
 {
-	const struct sysdesc *d = sys_find(name, namelen);
+	unsigned int sys;
+	const char *sig;
 	struct rp_call tmp, *c;
 	struct args a;
 	const char *rest, *deco;
 	size_t decolen = 0;
 	char nm[32];
 
-	if (!d) {
+	if (!rp_sys_find(name, namelen, &sys, &sig)) {
 		count_unknown(ps->log, name, namelen);
 		return;
 	}
 	memset(&tmp, 0, sizeof(tmp));
 	tmp.pid = pid;
-	tmp.sys = d->sys;
+	tmp.sys = sys;
 	tmp.line = line;
-	rest = split_args(text, &a);
+	rest = rp_split_args(text, &a);
 	if (!rest || !parse_return(rest, &tmp, &deco, &decolen)) {
 		malformed(ps, line, text);
 		return;
 	}
-	if (d->sys == RP_CLONE) {
+	if (sys == RP_CLONE) {
 		snprintf(nm, sizeof(nm), "%.*s", (int)namelen, name);
 		tmp.a[0] = (long)clone_flags(nm, text);
 		if (tmp.ret > 0)
 			add_child(ps, (int)tmp.ret);
-	} else if (!convert(ps, &tmp, d, &a)) {
+	} else if (!convert(ps, &tmp, sig, &a)) {
 		free(tmp.p[0]);
 		free(tmp.p[1]);
 		free(tmp.aux);
 		malformed(ps, line, text);
 		return;
 	}
-	if ((d->sys == RP_SETXATTR || d->sys == RP_LSETXATTR || d->sys == RP_FSETXATTR) &&
+	if ((rp_sys(sys)->flags & RPS_ACL) &&
 	    (!tmp.p[1] || strcmp(tmp.p[1], "system.posix_acl_access"))) {
 		free(tmp.p[0]);
 		free(tmp.p[1]);
@@ -1092,7 +424,7 @@ static void complete_call(struct parser *ps, int pid, const char *name, size_t n
 	fixup(&tmp);
 	/* "openat(AT_FDCWD, "rel", ...) = 3</cwd/rel>" reveals the cwd. */
 	if (deco && tmp.ret >= 0 &&
-	    (d->sys == RP_OPEN || (d->sys == RP_OPENAT && tmp.a[0] == AT_FDCWD)) && tmp.p[0] &&
+	    (sys == RP_OPEN || (sys == RP_OPENAT && tmp.a[0] == AT_FDCWD)) && tmp.p[0] &&
 	    tmp.p[0][0] != '/' && strcmp(tmp.p[0], ".") && !strstr(tmp.p[0], "..")) {
 		size_t rl = strlen(tmp.p[0]);
 
@@ -1100,9 +432,9 @@ static void complete_call(struct parser *ps, int pid, const char *name, size_t n
 		    deco[decolen - rl - 1] == '/')
 			cwd_evidence(ps, deco, decolen - rl - 1);
 	}
-	if (d->sys == RP_GETCWD && tmp.ret > 0 && tmp.aux && !(tmp.flags & RPC_AUX_TRUNC))
+	if (sys == RP_GETCWD && tmp.ret > 0 && tmp.aux && !(tmp.flags & RPC_AUX_TRUNC))
 		cwd_evidence(ps, tmp.aux, strlen(tmp.aux));
-	if ((d->sys == RP_CHDIR || d->sys == RP_FCHDIR) && tmp.ret == 0)
+	if ((sys == RP_CHDIR || sys == RP_FCHDIR) && tmp.ret == 0)
 		ps->cwd_frozen = true;
 	c = new_call(ps, pos);
 	if (!c) {
@@ -1136,31 +468,29 @@ static const char *skip_timestamp(const char *s)
 	while (isdigit((unsigned char)*k) || *k == ':' || *k == '.')
 		k++;
 	if (k > s && *k == ' ' && (memchr(s, ':', k - s) || memchr(s, '.', k - s)))
-		return skip_ws(k, k + strlen(k));
+		return rp_skip_ws(k, k + strlen(k));
 	return s;
 }
 
-static void parse_line(struct parser *ps, char *s, unsigned int line)
+/*
+ * The pid a line starts with ("[pid N] ", "N "), past it and any
+ * timestamp in *sp; -1 for the first process while its number is unknown.
+ * The first prefixed pid tells which one the first process is. False for
+ * a malformed prefix.
+ */
+static bool line_pid(struct parser *ps, char **sp, unsigned int line, int *pidp)
 {
 	struct rp_log *log = ps->log;
-	unsigned long pos = (unsigned long)line * 2;
-	const char *name, *paren;
+	char *s = *sp;
 	int pid = 0;
-	size_t n = strlen(s);
 
-	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-		s[--n] = '\0';
-	if (!n)
-		return;
-	if (!strncmp(s, "strace: ", 8))
-		return;
 	if (!strncmp(s, "[pid ", 5)) {
 		pid = (int)strtol(s + 5, &s, 10);
 		if (*s != ']') {
 			malformed(ps, line, s);
-			return;
+			return false;
 		}
-		s = (char *)skip_ws(s + 1, s + strlen(s));
+		s = (char *)rp_skip_ws(s + 1, s + strlen(s));
 	} else if (isdigit((unsigned char)*s)) {
 		char *e;
 		long v = strtol(s, &e, 10);
@@ -1168,11 +498,12 @@ static void parse_line(struct parser *ps, char *s, unsigned int line)
 		/* "123  call(" with -f -o; a bare timestamp has ':' or '.' */
 		if (*e == ' ') {
 			pid = (int)v;
-			s = (char *)skip_ws(e, e + strlen(e));
+			s = (char *)rp_skip_ws(e, e + strlen(e));
 		}
 	}
 	/* -r pads its relative timestamps with spaces */
-	s = (char *)skip_timestamp(skip_ws(s, s + strlen(s)));
+	s = (char *)skip_timestamp(rp_skip_ws(s, s + strlen(s)));
+	*sp = s;
 	if (!pid) {
 		ps->unprefixed = true;
 		pid = -1; /* the first process, whatever its number */
@@ -1186,8 +517,7 @@ static void parse_line(struct parser *ps, char *s, unsigned int line)
 		 * pending: then that is the child, and the first process is
 		 * the pid that resumes the clone.
 		 */
-		if (rp && sys_find(rp->name, strlen(rp->name)) &&
-		    sys_find(rp->name, strlen(rp->name))->sys == RP_CLONE &&
+		if (rp && is_clone(rp->name) &&
 		    !(!strncmp(body, "<... ", 5) &&
 		      !strncmp(body + 5, rp->name, strlen(rp->name)) && !find_pending(ps, pid)))
 			goto known;
@@ -1206,7 +536,92 @@ static void parse_line(struct parser *ps, char *s, unsigned int line)
 known:
 	if (pid == -1 && ps->root_known)
 		pid = log->root_pid;
+	*pidp = pid;
+	return true;
+}
 
+/* "<... NAME resumed>rest": the pid's pending call, completed. */
+static void resume_call(struct parser *ps, char *s, int pid, unsigned int line, unsigned long pos)
+{
+	char *r = strstr(s, " resumed>");
+	struct pending *p = find_pending(ps, pid);
+	char *text;
+
+	if (!r || !p || strncmp(p->name, s + 5, r - (s + 5)) ||
+	    strlen(p->name) != (size_t)(r - (s + 5))) {
+		malformed(ps, line, s);
+		return;
+	}
+	r += 9;
+	if (strstr(r, "<unfinished ...>")) {
+		/* resumed and interrupted again: keep waiting */
+		return;
+	}
+	text = malloc(strlen(p->text) + strlen(r) + 2);
+	if (!text)
+		return;
+	strcpy(text, p->text);
+	strcat(text, r);
+	{
+		struct pending pp = *p;
+		bool clone = is_clone(pp.name);
+
+		p->text = NULL;
+		drop_pending(ps, p);
+		complete_call(ps, pid, pp.name, strlen(pp.name), text, pp.line,
+			      clone ? pp.pos : pos);
+		free(pp.text);
+	}
+	free(text);
+}
+
+/* "NAME(args <unfinished ...>" (u points at the marker): wait for its rest. */
+static void suspend_call(struct parser *ps, char *s, char *u, const char *paren, int pid,
+			 unsigned int line, unsigned long pos)
+{
+	struct pending *np, *p = find_pending(ps, pid);
+	size_t nl = paren - s;
+
+	if (p) {
+		ps->log->lost_unfinished++;
+		drop_pending(ps, p);
+	}
+	if (nl >= sizeof(p->name)) {
+		malformed(ps, line, s);
+		return;
+	}
+	np = rp_grow(ps->pend, &ps->cap_pend, ps->nr_pend, sizeof(*np), 16);
+	if (!np)
+		return;
+	ps->pend = np;
+	p = &ps->pend[ps->nr_pend++];
+	p->pid = pid;
+	p->line = line;
+	p->pos = pos - 1; /* before anything printed after it */
+	memcpy(p->name, s, nl);
+	p->name[nl] = '\0';
+	*u = '\0';
+	while (u > paren + 1 && isspace((unsigned char)u[-1]))
+		*--u = '\0';
+	p->text = strdup(paren + 1);
+}
+
+static void parse_line(struct parser *ps, char *s, unsigned int line)
+{
+	unsigned long pos = (unsigned long)line * 2;
+	const char *paren;
+	char *u;
+	int pid;
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	if (!n)
+		return;
+	if (!strncmp(s, "strace: ", 8))
+		return;
+	if (!line_pid(ps, &s, line, &pid))
+		return;
 	if (!strncmp(s, "+++ ", 4)) {
 		struct rp_call *c;
 
@@ -1223,85 +638,21 @@ known:
 	if (!strncmp(s, "--- ", 4))
 		return; /* signals */
 	if (!strncmp(s, "<... ", 5)) {
-		char *r = strstr(s, " resumed>");
-		struct pending *p = find_pending(ps, pid);
-		char *text;
-
-		if (!r || !p || strncmp(p->name, s + 5, r - (s + 5)) ||
-		    strlen(p->name) != (size_t)(r - (s + 5))) {
-			malformed(ps, line, s);
-			return;
-		}
-		r += 9;
-		if (strstr(r, "<unfinished ...>")) {
-			/* resumed and interrupted again: keep waiting */
-			return;
-		}
-		text = malloc(strlen(p->text) + strlen(r) + 2);
-		if (!text)
-			return;
-		strcpy(text, p->text);
-		strcat(text, r);
-		{
-			struct pending pp = *p;
-			bool is_clone = sys_find(pp.name, strlen(pp.name)) &&
-					sys_find(pp.name, strlen(pp.name))->sys == RP_CLONE;
-
-			p->text = NULL;
-			drop_pending(ps, p);
-			complete_call(ps, pid, pp.name, strlen(pp.name), text, pp.line,
-				      is_clone ? pp.pos : pos);
-			free(pp.text);
-		}
-		free(text);
+		resume_call(ps, s, pid, line, pos);
 		return;
 	}
-	name = s;
 	paren = s;
 	while (isalnum((unsigned char)*paren) || *paren == '_')
 		paren++;
-	if (*paren != '(' || paren == name) {
+	if (*paren != '(' || paren == s) {
 		malformed(ps, line, s);
 		return;
 	}
-	{
-		char *u = strstr(s, " <unfinished ...>");
-
-		if (u) {
-			struct pending *p = find_pending(ps, pid);
-			size_t nl = paren - name;
-
-			if (p) {
-				log->lost_unfinished++;
-				drop_pending(ps, p);
-			}
-			if (nl >= sizeof(p->name)) {
-				malformed(ps, line, s);
-				return;
-			}
-			if (ps->nr_pend == ps->cap_pend) {
-				size_t cap = ps->cap_pend ? ps->cap_pend * 2 : 16;
-				struct pending *np = realloc(ps->pend, cap * sizeof(*np));
-
-				if (!np)
-					return;
-				ps->pend = np;
-				ps->cap_pend = cap;
-			}
-			p = &ps->pend[ps->nr_pend++];
-			p->pid = pid;
-			p->line = line;
-			p->pos = pos - 1; /* before anything printed after it */
-			memcpy(p->name, name, nl);
-			p->name[nl] = '\0';
-			*u = '\0';
-			while (u > paren + 1 && isspace((unsigned char)u[-1]))
-				*--u = '\0';
-			p->text = strdup(paren + 1);
-			return;
-		}
-	}
-	complete_call(ps, pid, name, paren - name, paren + 1, line, pos);
+	u = strstr(s, " <unfinished ...>");
+	if (u)
+		suspend_call(ps, s, u, paren, pid, line, pos);
+	else
+		complete_call(ps, pid, s, paren - s, paren + 1, line, pos);
 }
 
 /* Sort calls by position; a stable merge sort keeps ties in order. */
@@ -1343,70 +694,12 @@ static void sort_calls(struct parser *ps)
 	free(tmp);
 }
 
-static bool uses_fd(const struct rp_call *c, long fd)
-{
-	switch (c->sys) {
-	case RP_CLOSE:
-	case RP_FSTAT:
-	case RP_READ:
-	case RP_PREAD64:
-	case RP_READV:
-	case RP_PREADV:
-	case RP_WRITE:
-	case RP_PWRITE64:
-	case RP_WRITEV:
-	case RP_PWRITEV:
-	case RP_LSEEK:
-	case RP_DUP:
-	case RP_DUP2:
-	case RP_DUP3:
-	case RP_FCNTL:
-	case RP_GETDENTS64:
-	case RP_FCHDIR:
-	case RP_FCHMOD:
-	case RP_FCHOWN:
-	case RP_FTRUNCATE:
-	case RP_FALLOCATE:
-	case RP_NEWFSTATAT:
-	case RP_STATX:
-	case RP_UTIMENSAT:
-	case RP_OPENAT:
-	case RP_UNLINKAT:
-	case RP_MKDIRAT:
-	case RP_FACCESSAT:
-	case RP_FACCESSAT2:
-	case RP_READLINKAT:
-	case RP_FCHMODAT:
-	case RP_FCHOWNAT:
-	case RP_MKNODAT:
-	case RP_EXECVEAT:
-		return c->a[0] == fd;
-	case RP_RENAMEAT:
-	case RP_RENAMEAT2:
-	case RP_LINKAT:
-		return c->a[0] == fd || c->a[1] == fd;
-	case RP_SYMLINKAT:
-		return c->a[0] == fd;
-	default:
-		return false;
-	}
-}
-
+/* A call that makes a descriptor (a number the lookahead must stop at). */
 static bool creates_fd(const struct rp_call *c)
 {
-	switch (c->sys) {
-	case RP_OPEN:
-	case RP_OPENAT:
-	case RP_CREAT:
-	case RP_DUP:
-	case RP_DUP2:
-	case RP_DUP3:
-		return c->ret >= 0;
-	case RP_FCNTL:
-		return c->ret >= 0 && (c->a[1] == F_DUPFD || c->a[1] == F_DUPFD_CLOEXEC);
-	default:
-		return false;
-	}
+	unsigned int fdop = rp_sys(c->sys)->fdop;
+
+	return c->ret >= 0 && ((rp_makes_lowest_fd(c) && fdop != RPD_FOREIGN) || fdop == RPD_DUP2);
 }
 
 /*
@@ -1417,12 +710,15 @@ static void lookahead_hints(struct rp_log *log)
 {
 	for (size_t i = 0; i < log->nr; i++) {
 		struct rp_call *c = &log->calls[i];
+		const struct rp_sysdesc *d = rp_sys(c->sys);
 		long fd = c->ret;
 
-		if ((c->sys != RP_OPEN && c->sys != RP_OPENAT && c->sys != RP_CREAT) || fd < 0)
+		/* open, openat, creat: the calls that open a path */
+		if (d->fdop != RPD_NEW || !d->npath || fd < 0)
 			continue;
 		for (size_t j = i + 1; j < log->nr && j < i + 2000; j++) {
 			const struct rp_call *u = &log->calls[j];
+			const struct rp_sysdesc *ud = rp_sys(u->sys);
 			bool empty_path;
 
 			if (u->pid != c->pid)
@@ -1431,26 +727,27 @@ static void lookahead_hints(struct rp_log *log)
 				break;
 			if (creates_fd(u) && u->ret == fd)
 				break;
-			if (!uses_fd(u, fd))
+			if (!rp_uses_fd(u, fd))
 				continue;
-			if (u->sys == RP_CLOSE)
+			if (ud->fdop == RPD_CLOSE)
 				break;
-			empty_path = (u->sys == RP_NEWFSTATAT || u->sys == RP_STATX) && u->p[0] &&
-				     !u->p[0][0];
-			if ((u->sys == RP_FSTAT || empty_path) && (u->flags & RPC_ST_VALID) &&
-			    u->ret == 0) {
+			empty_path = ud->out == RPX_STAT && ud->npath && u->p[0] && !u->p[0][0];
+			/* fstat, or fstatat on the fd itself */
+			if (ud->out == RPX_STAT && (!ud->npath || empty_path) &&
+			    (u->flags & RPC_ST_VALID) && u->ret == 0) {
 				c->hint_mode = u->st_mode;
 				c->hint_size = u->st_size;
 				c->flags |= RPC_HINT_VALID | RPC_HINT_SIZE;
 				break;
 			}
-			if ((u->sys == RP_GETDENTS64 || u->sys == RP_FCHDIR) && u->ret >= 0) {
+			if ((ud->flags & RPS_DIRFD) && u->ret >= 0) {
 				c->hint_mode = S_IFDIR | 0755;
 				c->flags |= RPC_HINT_VALID;
 				break;
 			}
 			if (u->a[0] == fd && u->p[0] && u->p[0][0] && u->p[0][0] != '/' &&
-			    u->sys != RP_SYMLINKAT && u->ret >= 0 && !empty_path) {
+			    ud->path[0].dfd == 1 && ud->path[0].name == 0 && u->ret >= 0 &&
+			    !empty_path) {
 				/* a dirfd that resolved a relative path */
 				c->hint_mode = S_IFDIR | 0755;
 				c->flags |= RPC_HINT_VALID;
@@ -1582,138 +879,4 @@ void rp_log_free(struct rp_log *log)
 	free(log->calls);
 	free(log->unknown);
 	memset(log, 0, sizeof(*log));
-}
-
-static void fmt_str(char *buf, size_t len, const char *s)
-{
-	size_t o = 0;
-
-	if (!s) {
-		snprintf(buf, len, "NULL");
-		return;
-	}
-	if (o + 1 < len)
-		buf[o++] = '"';
-	for (; *s && o + 5 < len; s++) {
-		if (*s == '"' || *s == '\\') {
-			buf[o++] = '\\';
-			buf[o++] = *s;
-		} else if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f) {
-			o += snprintf(buf + o, len - o, "\\%o", (unsigned char)*s);
-		} else {
-			buf[o++] = *s;
-		}
-	}
-	if (o + 1 < len)
-		buf[o++] = '"';
-	buf[o < len ? o : len - 1] = '\0';
-}
-
-static void fmt_fd(char *buf, size_t len, long fd)
-{
-	if (fd == AT_FDCWD)
-		snprintf(buf, len, "AT_FDCWD");
-	else
-		snprintf(buf, len, "%ld", fd);
-}
-
-void rp_call_format(const struct rp_call *c, char *buf, size_t len)
-{
-	char p0[300], p1[300], f0[16], f1[16];
-
-	fmt_str(p0, sizeof(p0), c->p[0]);
-	fmt_str(p1, sizeof(p1), c->p[1]);
-	fmt_fd(f0, sizeof(f0), c->a[0]);
-	fmt_fd(f1, sizeof(f1), c->a[1]);
-	switch (c->sys) {
-	case RP_OPEN:
-		snprintf(buf, len, "open(%s, %#lo, %#lo)", p0, c->a[0], c->a[1]);
-		break;
-	case RP_OPENAT:
-		snprintf(buf, len, "openat(%s, %s, %#lo, %#lo)", f0, p0, c->a[1], c->a[2]);
-		break;
-	case RP_CREAT:
-	case RP_MKDIR:
-	case RP_CHMOD:
-	case RP_ACCESS:
-	case RP_TRUNCATE:
-		snprintf(buf, len, "%s(%s, %#lo)", rp_sys_name(c->sys), p0, c->a[0]);
-		break;
-	case RP_STAT:
-	case RP_LSTAT:
-	case RP_UNLINK:
-	case RP_RMDIR:
-	case RP_CHDIR:
-	case RP_EXECVE:
-	case RP_READLINK:
-		snprintf(buf, len, "%s(%s)", rp_sys_name(c->sys), p0);
-		break;
-	case RP_NEWFSTATAT:
-	case RP_STATX:
-	case RP_UNLINKAT:
-	case RP_MKDIRAT:
-	case RP_FACCESSAT:
-	case RP_FACCESSAT2:
-	case RP_FCHMODAT:
-		snprintf(buf, len, "%s(%s, %s, %#lx)", rp_sys_name(c->sys), f0, p0, c->a[1]);
-		break;
-	case RP_READLINKAT:
-	case RP_UTIMENSAT:
-	case RP_EXECVEAT:
-	case RP_MKNODAT:
-	case RP_FCHOWNAT:
-		snprintf(buf, len, "%s(%s, %s)", rp_sys_name(c->sys), f0, p0);
-		break;
-	case RP_RENAME:
-	case RP_LINK:
-	case RP_SYMLINK:
-		snprintf(buf, len, "%s(%s, %s)", rp_sys_name(c->sys), p0, p1);
-		break;
-	case RP_SYMLINKAT:
-		snprintf(buf, len, "symlinkat(%s, %s, %s)", p0, f0, p1);
-		break;
-	case RP_RENAMEAT:
-	case RP_RENAMEAT2:
-	case RP_LINKAT:
-		snprintf(buf, len, "%s(%s, %s, %s, %s, %#lx)", rp_sys_name(c->sys), f0, p0, f1, p1,
-			 c->a[2]);
-		break;
-	case RP_GETCWD:
-		snprintf(buf, len, "getcwd(%ld)", c->a[0]);
-		break;
-	case RP_UMASK:
-		snprintf(buf, len, "umask(%#lo)", c->a[0]);
-		break;
-	case RP_EXIT:
-		snprintf(buf, len, "exit");
-		break;
-	case RP_CLONE:
-		snprintf(buf, len, "clone(%#lx)", c->a[0]);
-		break;
-	default: {
-		/* the numeric arguments, as many as the syscall has */
-		const char *sig = "";
-		size_t o;
-		int n = 0;
-
-		for (size_t i = 0; i < ARRAY_SIZE(sysdescs); i++)
-			if (sysdescs[i].sys == c->sys) {
-				sig = sysdescs[i].sig;
-				break;
-			}
-		o = snprintf(buf, len, "%s(", rp_sys_name(c->sys));
-		for (; *sig && o < len; sig++) {
-			if (!strchr("fnNv", *sig) || n >= 5)
-				continue;
-			if (*sig == 'f')
-				fmt_fd(f0, sizeof(f0), c->a[n]);
-			else
-				snprintf(f0, sizeof(f0), "%ld", c->a[n]);
-			o += snprintf(buf + o, len - o, "%s%s", n ? ", " : "", f0);
-			n++;
-		}
-		if (o < len)
-			snprintf(buf + o, len - o, ")");
-	}
-	}
 }

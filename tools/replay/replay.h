@@ -3,19 +3,25 @@
  * vfslab replay: the file syscalls of an `strace -f` log, replayed on a
  * vfslab VFS (tools/cmd_replay.c is the command).
  *
+ *  sys.c     what replay knows of each syscall, one table row each
+ *  args.c    argument and result text as values: flags, errnos, strings
  *  parse.c   the log into calls: pids, unfinished/resumed pairs, -y/-tt/-T
- *            decorations, flag expressions, errno names, stat output
+ *            decorations, lookahead hints
  *  engine.c  one single-threaded replay in log order: a vfslab task per log
  *            pid (clone/fork/vfork/exit followed), the log's fd numbers
- *            mapped to the task's, results compared with the log's. In
- *            discovery mode it also repairs: whatever a successful call
- *            needed (a path, a size, directory entries) is created on the
- *            spot and recorded in the tree, so a second, clean replay from
- *            that tree is the check.
+ *            mapped to the task's, results compared with the log's
+ *            (compare.c). In discovery mode it also repairs (repair.c):
+ *            whatever a successful call needed (a path, a size, directory
+ *            entries) is created on the spot and recorded in the tree, so
+ *            a second, clean replay from that tree is the check.
+ *  prescan.c descriptors the log's processes had that no traced call made
+ *  exec.c    one call on a vfslab task or the host
  *  tree.c    the tree a log needs before it starts, built into a VFS or
  *            into a host directory
  *  stream.c  the throughput mode: each pid's calls on its own task, looping,
  *            through bench_run() (vfslab variants, optionally the host)
+ *  passes.c  discovery and check, from a parsed log to a checked tree
+ *  report.c  what the command prints of the log, the tree and the check
  */
 #ifndef VFSLAB_TOOLS_REPLAY_REPLAY_H
 #define VFSLAB_TOOLS_REPLAY_REPLAY_H
@@ -25,6 +31,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+struct sys_ops;
+struct sys_vfs;
 struct task;
 struct vfs;
 
@@ -210,6 +218,13 @@ struct rp_tree {
 #define RP_HIDDEN_DIR "/.vfslab-replay"
 #define RP_PLACEHOLDER RP_HIDDEN_DIR "/fd"
 
+/*
+ * Room for element nr of the array arr holding *cap elements of size
+ * bytes: doubled when full (first the first time). The array, perhaps
+ * moved, or NULL with arr untouched.
+ */
+void *rp_grow(void *arr, size_t *cap, size_t nr, size_t size, size_t first);
+
 void rp_tree_init(struct rp_tree *tree);
 void rp_tree_free(struct rp_tree *tree);
 int rp_tree_add(struct rp_tree *tree, int parent, const char *name, mode_t mode);
@@ -227,15 +242,13 @@ void rp_tree_stats(const struct rp_tree *tree, unsigned long *dirs, unsigned lon
 		   unsigned long *links, unsigned long *other, long long *bytes);
 
 /*
- * Operations the tree is built with: vfslab (ctx a struct task) or the host
- * (ctx NULL, paths absolute host paths). Each returns >= 0 or -errno.
+ * How the tree is built: vfslab's calls (ctx a struct task) or the host's
+ * (ctx NULL, paths absolute host paths), and the device number its device
+ * nodes get.
  */
 struct rp_build_ops {
-	long (*mkdir)(void *ctx, const char *path, mode_t mode);
-	long (*chmod)(void *ctx, const char *path, mode_t mode);
-	long (*mkfile)(void *ctx, const char *path, mode_t mode, long long size);
-	long (*symlink)(void *ctx, const char *target, const char *path);
-	long (*mknod)(void *ctx, const char *path, mode_t mode);
+	const struct sys_ops *sys;
+	unsigned int dev_major, dev_minor;
 };
 extern const struct rp_build_ops rp_build_vfs, rp_build_host;
 
@@ -288,6 +301,12 @@ struct rp_exec {
 	struct stat st; /* the last stat-family result */
 	char path[2][8192];
 };
+
+/*
+ * Where x's calls go: sys_ops_vfslab on x->task, with bench's entry spin,
+ * filling *v as its ctx; or sys_ops_host.
+ */
+const struct sys_ops *rp_exec_sys(const struct rp_exec *x, struct sys_vfs *v);
 
 /* Never a valid descriptor: what unmapped log fds become. */
 #define RP_BADFD (1 << 28)
@@ -412,5 +431,30 @@ struct rp_stream_opts {
 
 /* Run and report on out; the exit status (0, or 1 when the run failed). */
 int rp_stream_run(const struct rp_stream_opts *o, FILE *out);
+
+/* ---- from a log to a checked tree (passes.c) ---- */
+
+struct vfs_config;
+
+/*
+ * Into tree: what log needs, by two discovery replays on VFSes built from
+ * cfg (disc: their result), then the check on a fresh one (res). 0, 1 if
+ * a replay or a teardown failed (both results are still to be freed), or
+ * -1 if no VFS could be made (the tree is to be freed, neither result).
+ */
+int rp_discover_and_check(const struct vfs_config *cfg, struct rp_log *log, struct rp_tree *tree,
+			  bool verbose, struct rp_result *disc, struct rp_result *res);
+
+/* ---- what vfslab replay prints (report.c) ---- */
+
+/* What the log holds: calls, pids, cwd (and where it came from), what was not replayed. */
+void rp_print_log_summary(FILE *f, const char *file, struct rp_log *log, const char *cwd_origin);
+/* Every object of the tree, with the line that needed it. */
+void rp_print_tree(const struct rp_log *log, const struct rp_tree *tree);
+/* The check's counts and mismatches; the mismatches not on a pseudo-fs path. */
+unsigned long rp_print_check(const struct rp_log *log, const struct rp_tree *tree,
+			     const struct rp_result *disc, const struct rp_result *res);
+/* Before a throughput run: the tree and how many calls the check matched. */
+void rp_print_check_line(FILE *f, const struct rp_tree *tree, const struct rp_result *res);
 
 #endif /* VFSLAB_TOOLS_REPLAY_REPLAY_H */

@@ -31,6 +31,7 @@
 #include "tools/bench/bench.h"
 #include "tools/cmd.h"
 #include "tools/replay/replay.h"
+#include "tools/sys/sys.h"
 
 struct stream {
 	int pid;
@@ -90,7 +91,7 @@ static long rs_prepare(struct bench_task *main, int nr)
 	long r = 0;
 
 	(void)nr;
-	if (main->sys == &bench_sys_kernel) {
+	if (main->sys == &sys_ops_host) {
 		G.kernel_side = side;
 		for (int k = 0; k < (G.o->share ? 1 : G.o->copies) && r >= 0; k++) {
 			char dir[512];
@@ -101,7 +102,7 @@ static long rs_prepare(struct bench_task *main, int nr)
 		return r;
 	}
 	{
-		struct task *t = ((struct bench_vctx *)main->ctx)->task;
+		struct task *t = ((struct sys_vfs *)main->ctx)->task;
 
 		/* Tasks of a side prepared earlier may be starting: rs_init() reads it. */
 		pthread_mutex_lock(&G.lock);
@@ -120,27 +121,25 @@ static long rs_prepare(struct bench_task *main, int nr)
 static long x_chdir(struct rs_task *rs, const char *path)
 {
 	char p[8192];
+	struct sys_vfs v;
 
-	if (rs->x.host)
-		return chdir(path) ? -errno : 0;
 	snprintf(p, sizeof(p), "%s%s", rs->prefix, path);
-	return sys_chdir(rs->x.task, p);
+	return rp_exec_sys(&rs->x, &v)->chdir(&v, p);
 }
 
 /* A stream (re)starts as its pid did: cwd, umask, inherited descriptors. */
 static void stream_start(struct rs_task *rs)
 {
 	const struct rp_pidinfo *pi = rs->s->info;
+	struct sys_vfs v;
+	const struct sys_ops *sys = rp_exec_sys(&rs->x, &v);
 
 	rs->pos = 0;
 	if (!pi)
 		return;
 	if (pi->cwd)
 		x_chdir(rs, pi->cwd);
-	if (rs->x.host)
-		umask(pi->umask);
-	else
-		sys_umask(rs->x.task, pi->umask);
+	sys->umask(&v, pi->umask);
 	for (size_t i = 0; i < pi->nr_fds; i++) {
 		const struct rp_inherit *in = &pi->fds[i];
 		int flags = in->flags & ~(O_CREAT | O_EXCL | O_TRUNC);
@@ -150,13 +149,8 @@ static void stream_start(struct rs_task *rs)
 		if (!in->foreign && in->path) {
 			char p[8192];
 
-			if (rs->x.host) {
-				r = open(in->path, flags);
-				r = r < 0 ? -errno : r;
-			} else {
-				snprintf(p, sizeof(p), "%s%s", rs->prefix, in->path);
-				r = sys_open(rs->x.task, p, flags, 0);
-			}
+			snprintf(p, sizeof(p), "%s%s", rs->prefix, in->path);
+			r = sys->open(&v, p, flags, 0);
 		}
 		if (r < 0) {
 			r = rp_exec_placeholder(&rs->x);
@@ -171,7 +165,7 @@ static void stream_start(struct rs_task *rs)
 
 static long rs_init(struct bench_task *t)
 {
-	bool host = t->sys == &bench_sys_kernel;
+	bool host = t->sys == &sys_ops_host;
 	int side = -1, copy = t->id / G.nr_streams;
 	struct rs_task *rs = calloc(1, sizeof(*rs));
 
@@ -187,7 +181,7 @@ static long rs_init(struct bench_task *t)
 		}
 	}
 	if (!host) {
-		struct vfs *vfs = task_vfs(((struct bench_vctx *)t->ctx)->task);
+		struct vfs *vfs = task_vfs(((struct sys_vfs *)t->ctx)->task);
 
 		for (int s = 0; s < G.nr_sides; s++)
 			if (G.side_vfs[s] == vfs)
@@ -203,7 +197,7 @@ static long rs_init(struct bench_task *t)
 		if (chroot(dir) || chdir("/"))
 			return -errno;
 	} else {
-		struct bench_vctx *v = t->ctx;
+		struct sys_vfs *v = t->ctx;
 
 		rs->x.task = v->task;
 		rs->x.entry_loops = v->entry_loops;

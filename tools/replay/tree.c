@@ -3,7 +3,7 @@
  * The tree a log needs before it starts: directories, regular files of the
  * sizes its reads and stats saw (sparse: tmpfs and vfslab make pages on
  * write only), symlinks with their targets, device nodes where an open
- * failed with ENXIO. Built through vfslab's syscalls or the host's.
+ * failed with ENXIO. Built through vfslab's syscall table or the host's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "tools/replay/replay.h"
+#include "tools/sys/sys.h"
 #include "vfs/vfs.h"
 
 void rp_tree_init(struct rp_tree *tree)
@@ -40,19 +41,27 @@ void rp_tree_free(struct rp_tree *tree)
 	memset(tree, 0, sizeof(*tree));
 }
 
+void *rp_grow(void *arr, size_t *cap, size_t nr, size_t size, size_t first)
+{
+	size_t n;
+
+	if (nr < *cap)
+		return arr;
+	n = *cap ? *cap * 2 : first;
+	arr = realloc(arr, n * size);
+	if (arr)
+		*cap = n;
+	return arr;
+}
+
 int rp_tree_add(struct rp_tree *tree, int parent, const char *name, mode_t mode)
 {
 	struct rp_node *n;
 
-	if (tree->nr == tree->cap) {
-		size_t cap = tree->cap ? tree->cap * 2 : 256;
-
-		n = realloc(tree->nodes, cap * sizeof(*n));
-		if (!n)
-			return -1;
-		tree->nodes = n;
-		tree->cap = cap;
-	}
+	n = rp_grow(tree->nodes, &tree->cap, tree->nr, sizeof(*n), 256);
+	if (!n)
+		return -1;
+	tree->nodes = n;
 	n = &tree->nodes[tree->nr];
 	memset(n, 0, sizeof(*n));
 	n->parent = parent;
@@ -146,17 +155,14 @@ void rp_tree_set_ino(struct rp_tree *tree, int node, unsigned long ino)
 
 void rp_tree_add_fd(struct rp_tree *tree, int fd)
 {
+	int *f;
+
 	if (rp_tree_has_fd(tree, fd))
 		return;
-	if (tree->nr_fds == tree->cap_fds) {
-		size_t cap = tree->cap_fds ? tree->cap_fds * 2 : 8;
-		int *f = realloc(tree->fds, cap * sizeof(*f));
-
-		if (!f)
-			return;
-		tree->fds = f;
-		tree->cap_fds = cap;
-	}
+	f = rp_grow(tree->fds, &tree->cap_fds, tree->nr_fds, sizeof(*f), 8);
+	if (!f)
+		return;
+	tree->fds = f;
 	tree->fds[tree->nr_fds++] = fd;
 }
 
@@ -188,131 +194,70 @@ void rp_tree_stats(const struct rp_tree *tree, unsigned long *dirs, unsigned lon
 	}
 }
 
-/* ---- vfslab ---- */
+const struct rp_build_ops rp_build_vfs = {
+	.sys = &sys_ops_vfslab,
+	.dev_major = 1,
+	.dev_minor = 3,
+};
 
-static long v_mkdir(void *ctx, const char *path, mode_t mode)
-{
-	return sys_mkdir(ctx, path, mode);
-}
+/* A device node the host could open would not be a model of ENXIO: major 0
+ * has no driver. */
+const struct rp_build_ops rp_build_host = {
+	.sys = &sys_ops_host,
+	.dev_major = 0,
+	.dev_minor = 0,
+};
 
-static long v_chmod(void *ctx, const char *path, mode_t mode)
+/* A regular file of size bytes (sparse), with mode's permission bits. */
+static long mkfile(const struct sys_ops *sys, void *ctx, const char *path, mode_t mode,
+		   long long size)
 {
-	return sys_fchmodat(ctx, AT_FDCWD, path, mode, 0);
-}
-
-static long v_mkfile(void *ctx, const char *path, mode_t mode, long long size)
-{
-	long fd = sys_open(ctx, path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW, mode);
+	long fd = sys->open(ctx, path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, mode);
 	long r = 0;
 
 	if (fd < 0)
 		return fd;
 	if (size)
-		r = sys_ftruncate(ctx, (int)fd, size);
+		r = sys->ftruncate(ctx, (int)fd, size);
 	if (!r)
-		r = sys_fchmod(ctx, (int)fd, mode & 07777);
-	sys_close(ctx, (int)fd);
+		r = sys->fchmod(ctx, (int)fd, mode & 07777);
+	sys->close(ctx, (int)fd);
 	return r;
 }
 
-static long v_symlink(void *ctx, const char *target, const char *path)
+/* A device node, fifo or socket: devices get ops's number. */
+static long mknode(const struct rp_build_ops *ops, void *ctx, const char *path, mode_t mode)
 {
-	return sys_symlink(ctx, target, path);
+	return ops->sys->mknod(
+		ctx, path, mode,
+		S_ISCHR(mode) || S_ISBLK(mode) ? makedev(ops->dev_major, ops->dev_minor) : 0);
 }
-
-static long v_mknod(void *ctx, const char *path, mode_t mode)
-{
-	return sys_mknod(ctx, path, mode, S_ISCHR(mode) || S_ISBLK(mode) ? makedev(1, 3) : 0);
-}
-
-const struct rp_build_ops rp_build_vfs = {
-	.mkdir = v_mkdir,
-	.chmod = v_chmod,
-	.mkfile = v_mkfile,
-	.symlink = v_symlink,
-	.mknod = v_mknod,
-};
-
-/* ---- the host ---- */
-
-static long h_ret(int r)
-{
-	return r < 0 ? -errno : r;
-}
-
-static long h_mkdir(void *ctx, const char *path, mode_t mode)
-{
-	(void)ctx;
-	return h_ret(mkdir(path, mode));
-}
-
-static long h_chmod(void *ctx, const char *path, mode_t mode)
-{
-	(void)ctx;
-	return h_ret(chmod(path, mode));
-}
-
-static long h_mkfile(void *ctx, const char *path, mode_t mode, long long size)
-{
-	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, mode);
-	long r = 0;
-
-	(void)ctx;
-	if (fd < 0)
-		return -errno;
-	if (size && ftruncate(fd, size))
-		r = -errno;
-	if (!r && fchmod(fd, mode & 07777))
-		r = -errno;
-	close(fd);
-	return r;
-}
-
-static long h_symlink(void *ctx, const char *target, const char *path)
-{
-	(void)ctx;
-	return h_ret(symlink(target, path));
-}
-
-static long h_mknod(void *ctx, const char *path, mode_t mode)
-{
-	(void)ctx;
-	/* A device node the host could open would not be a model of ENXIO:
-	 * major 0 has no driver. */
-	return h_ret(mknod(path, mode, S_ISCHR(mode) || S_ISBLK(mode) ? makedev(0, 0) : 0));
-}
-
-const struct rp_build_ops rp_build_host = {
-	.mkdir = h_mkdir,
-	.chmod = h_chmod,
-	.mkfile = h_mkfile,
-	.symlink = h_symlink,
-	.mknod = h_mknod,
-};
 
 long rp_tree_build(const struct rp_tree *tree, const struct rp_build_ops *ops, void *ctx,
 		   const char *prefix, bool prefix_targets)
 {
+	const struct sys_ops *sys = ops->sys;
+	struct sys_vfs v = { .task = ctx }; /* the host's calls take none */
 	char path[8192], target[8192];
 	size_t pl = strlen(prefix);
 	long r;
 
 	if (pl) {
-		r = ops->mkdir(ctx, prefix, 0755);
+		r = sys->mkdir(&v, prefix, 0755);
 		if (r < 0 && r != -EEXIST)
 			return r;
 	}
 	snprintf(path, sizeof(path), "%s%s", prefix, RP_HIDDEN_DIR);
-	r = ops->mkdir(ctx, path, 0755);
+	r = sys->mkdir(&v, path, 0755);
 	if (r < 0 && r != -EEXIST)
 		return r;
 	snprintf(path, sizeof(path), "%s%s", prefix, RP_PLACEHOLDER);
-	r = ops->mkfile(ctx, path, 0666, 0);
+	r = mkfile(sys, &v, path, 0666, 0);
 	if (r < 0 && r != -EEXIST)
 		return r;
 	/* the root's own mode */
 	if (tree->nr && !pl) {
-		r = ops->chmod(ctx, "/", tree->nodes[0].mode & 07777);
+		r = sys->chmod(&v, "/", tree->nodes[0].mode & 07777);
 		if (r < 0)
 			return r;
 	}
@@ -323,26 +268,26 @@ long rp_tree_build(const struct rp_tree *tree, const struct rp_build_ops *ops, v
 		rp_tree_path(tree, (int)i, path + pl, sizeof(path) - pl);
 		switch (n->mode & S_IFMT) {
 		case S_IFDIR:
-			r = ops->mkdir(ctx, path, n->mode & 07777);
+			r = sys->mkdir(&v, path, n->mode & 07777);
 			if (r == -EEXIST)
 				r = 0;
 			if (!r)
-				r = ops->chmod(ctx, path, n->mode & 07777);
+				r = sys->chmod(&v, path, n->mode & 07777);
 			break;
 		case S_IFREG:
-			r = ops->mkfile(ctx, path, n->mode, n->size);
+			r = mkfile(sys, &v, path, n->mode, n->size);
 			break;
 		case S_IFLNK:
 			if (n->target && n->target[0] == '/' && pl && prefix_targets)
 				snprintf(target, sizeof(target), "%s%s", prefix, n->target);
 			else
 				snprintf(target, sizeof(target), "%s", n->target ? n->target : "?");
-			r = ops->symlink(ctx, target, path);
+			r = sys->symlink(&v, target, path);
 			break;
 		default:
-			r = ops->mknod(ctx, path, n->mode);
+			r = mknode(ops, &v, path, n->mode);
 			if (!r)
-				r = ops->chmod(ctx, path, n->mode & 07777);
+				r = sys->chmod(&v, path, n->mode & 07777);
 			break;
 		}
 		if (r < 0)

@@ -198,13 +198,17 @@ static void sharer_span(const struct coh *c, const struct coh_line *l, unsigned 
 
 /*
  * Ownership of a line others hold S: invalidate the farthest copy. If we
- * hold a copy too, no data moves: an upgrade, a fraction of a transfer.
+ * hold a copy and one other CPU does (a load, then an RMW, on a line just
+ * taken from its last writer: the case `vfslab sim calibrate` measures
+ * with its load-then-CAS ping-pong), no data moves: an upgrade, the
+ * profile's fraction of a transfer. With more copies out, we wait for the
+ * farthest one's invalidation whatever we hold.
  */
-static uint64_t inval_cost(const struct coh *c, uint64_t farthest, bool mine)
+static uint64_t inval_cost(const struct coh *c, uint64_t farthest, bool mine, unsigned int others)
 {
 	uint64_t full = farthest > c->llc_ps ? farthest : c->llc_ps;
 
-	return mine ? full * c->upgrade_pm / 1000 : full;
+	return mine && others <= 1 ? full * c->upgrade_pm / 1000 : full;
 }
 
 static void sharers_clear(struct coh_line *l)
@@ -258,7 +262,8 @@ uint64_t coh_estimate(const struct coh *c, const struct coh_line *l, unsigned in
 		if (kind == COH_READ)
 			cost = nearest <= c->xfer_ps[SIM_DIST_CLUSTER] ? c->llc_ps : nearest;
 		else
-			cost = inval_cost(c, farthest, coh_has(l, cpu));
+			cost = inval_cost(c, farthest, coh_has(l, cpu),
+					  l->nsharers - coh_has(l, cpu));
 	} else {
 		cost = c->mem_ps;
 	}
@@ -324,7 +329,7 @@ uint64_t coh_miss(struct coh *c, struct coh_line *l, unsigned int cpu, uint64_t 
 			/* Ownership: invalidate every other copy, in parallel. */
 			inval = l->nsharers - mine;
 			upgrade = mine && !inval;
-			cost = inval_cost(c, farthest, mine);
+			cost = inval_cost(c, farthest, mine, inval);
 			rfo = true;
 			sharers_clear(l);
 			l->owner = cpu;

@@ -205,7 +205,7 @@ static bool smt_siblings(int a, int b)
 
 int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 {
-	double cas, lcas, l2;
+	double cas, lcas, l2, l1_ns, l2_ns;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int a, b;
 	bool smt;
@@ -241,6 +241,9 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 	/* The S->M upgrade: what the load in front of the CAS adds. */
 	p->upgrade = lcas > cas ? lcas / cas - 1 : 0;
 	l2 = (double)host_l2_bytes(2u << 20);
+	/* Per level; the model hides L1 and L2 hits in the core's time. */
+	l1_ns = host_chase_ns(16u << 10);
+	l2_ns = host_chase_ns((size_t)(l2 / 2));
 	p->llc_ns = host_chase_ns((size_t)(4 * l2));
 	p->mem_ns = host_chase_ns(1u << 30);
 	p->atomic_ns = host_atomic_ns();
@@ -262,10 +265,10 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 			"# clock %.3f GHz (dependent adds); CAS handoff %.1f ns, load+CAS %.1f ns\n",
 			p->ghz, cas, lcas);
 		fprintf(log,
-			"# chase: %.0f KiB %.1f ns, 1 GiB %.1f ns; lock xadd %.2f ns; pause %.2f ns; "
-			"getppid %.1f ns\n",
-			4 * l2 / 1024, p->llc_ns, p->mem_ns, p->atomic_ns, p->pause_ns,
-			p->syscall_ns);
+			"# chase: 16 KiB %.1f ns, %.0f KiB %.1f ns, %.0f KiB %.1f ns, 1 GiB %.1f ns\n",
+			l1_ns, l2 / 2048, l2_ns, 4 * l2 / 1024, p->llc_ns, p->mem_ns);
+		fprintf(log, "# lock xadd %.2f ns; pause %.2f ns; getppid %.1f ns\n", p->atomic_ns,
+			p->pause_ns, p->syscall_ns);
 	}
 	p->cpi = measure_cpi(p->ghz, o, log);
 	if (p->cpi <= 0) {

@@ -78,7 +78,7 @@ static void setup(struct run *r)
 	r->main_ctx.task = r->main_task;
 	r->main = sim_arena_alloc(sizeof(*r->main), 64);
 	memset(r->main, 0, sizeof(*r->main));
-	r->main->sys = &bench_sys_sim;
+	r->main->sys = &sys_ops_sim;
 	r->main->ctx = &r->main_ctx;
 	r->main->shared_fd = -1;
 	r->main->fd = -1;
@@ -136,7 +136,7 @@ static void vcpu_fn(void *arg)
 	if (!r->err) {
 		t = w->t = sim_arena_alloc(sizeof(*t), 64);
 		memset(t, 0, offsetof(struct bench_task, buf));
-		t->sys = &bench_sys_sim;
+		t->sys = &sys_ops_sim;
 		t->ctx = &w->ctx;
 		t->base = r->base;
 		t->id = w->id;
@@ -317,6 +317,7 @@ int sim_run_workload(const struct sim_run_opts *o, const struct vfs_config *cfg,
 		out->host_s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	}
 	out->accesses = sim.accesses;
+	out->lines = sim.coh.used;
 	err = r.err;
 	if (!err)
 		results(&r, out);

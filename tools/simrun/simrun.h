@@ -18,11 +18,11 @@
 #include "tools/sim/sim.h"
 #include "vfs/vfs.h"
 
-/* The ctx of bench_sys_sim: the vCPU's task. */
+/* The ctx of sys_ops_sim: the vCPU's task. */
 struct sim_ctx {
 	struct task *task;
 };
-extern const struct bench_sys bench_sys_sim;
+extern const struct sys_ops sys_ops_sim;
 
 #define SIM_SAMPLES 5
 
@@ -75,6 +75,7 @@ struct sim_result {
 	double instrs_per_op, sb_stalls_per_op;
 	/* The simulator's own speed: accesses simulated, host seconds. */
 	uint64_t accesses;
+	uint64_t lines; /* distinct 64-byte lines the run touched */
 	double host_s;
 };
 

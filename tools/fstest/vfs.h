@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The fstest backend over a vfslab VFS instance (tools/fstest_vfs.c). */
+/* The fstest backend over a vfslab VFS instance (tools/fstest/vfs.c). */
 #ifndef VFSLAB_TOOLS_FSTEST_VFS_H
 #define VFSLAB_TOOLS_FSTEST_VFS_H
 
-#include "tools/fstest.h"
+#include "tools/fstest/fstest.h"
 
 struct vfs;
 struct task;
@@ -11,7 +11,8 @@ struct task;
 struct fstest_vfs {
 	struct vfs *vfs;
 	struct task *shell; /* holds the cwd and fds 0-2 between lines */
-	struct task *cur; /* the invocation running now */
+	/* The calls' ctx: the invocation running now, and DEADCODE's fault. */
+	struct sys_vfs sys;
 	/*
 	 * Run every line in the shell task itself (vfslab shell): descriptors
 	 * stay open from one line to the next; -u/-g/-U last one line.

@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# vfslab sim calibrate writes a profile that vfslab sim loads; a bad
+# profile file is an error naming its line; validate refuses bad options.
+# (The measurements themselves are only as good as the machine is quiet:
+# what this checks is the plumbing, not the numbers.)
+
+bin=${top_builddir:-.}/tools
+work=$(mktemp -d "${TMPDIR:-/tmp}/sim-calib.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# A sanitizer build has no simulator (tools/simrun/local.mk).
+[ -x "$bin/vfslab-sim" ] || { echo "SKIP: no vfslab-sim in this build"; exit 77; }
+if [ "$(nproc)" -lt 2 ]; then
+	echo "SKIP: calibrate needs two CPUs"
+	exit 77
+fi
+"$bin/vfslab" sim calibrate --workloads fstat1,stat1 --rounds 1 --interval 0.05 \
+	--out "$work/host.prof" || fail "calibrate exited $?"
+for key in ghz cpi xfer_cluster_ns upgrade syscall_ns; do
+	grep -q "^$key = [0-9]" "$work/host.prof" || fail "no $key in the profile"
+done
+grep -q '^#   fstat1 ' "$work/host.prof" || fail "no per-workload line"
+"$bin/vfslab" sim fstat1 --cpus 1,2 --ops 100 --profile "$work/host.prof" >"$work/out" ||
+	fail "sim could not use the calibrated profile"
+grep -q '^machine host: ' "$work/out" || fail "the run does not name the host profile"
+
+# A broken profile: the error names the file and the line.
+sed 's/^cpi = .*/cpi = fast/' "$work/host.prof" >"$work/bad.prof"
+if "$bin/vfslab" sim fstat1 --cpus 1 --ops 100 --profile "$work/bad.prof" 2>"$work/err"; then
+	fail "a bad profile was accepted"
+fi
+grep -q "bad.prof: line [0-9]*: cpi = 'fast' is not a valid value" "$work/err" ||
+	{ cat "$work/err"; fail "the error does not name the line"; }
+"$bin/vfslab" sim fstat1 --profile "$work/none.prof" 2>/dev/null && fail "a missing file was accepted"
+"$bin/vfslab" sim validate --part bogus 2>/dev/null
+[ $? -eq 2 ] || fail "validate --part bogus is not a usage error"
+"$bin/vfslab" sim calibrate --out /nonexistent/dir/x.prof 2>/dev/null && fail "an unwritable --out passed"
+echo "PASS: calibrate writes a profile sim loads; bad profiles are named errors"

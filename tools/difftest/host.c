@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * What the host's answers depend on beyond Linux's VFS: fs.protected_*
+ * sysctls and the tmpfs' mount options (large folios, size), read into a
+ * struct dt_policy so the generator leaves those calls out.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statfs.h>
+
+#include "tools/difftest/difftest.h"
+
+static int read_sysctl(const char *name, int dflt)
+{
+	char path[128];
+	FILE *f;
+	int v;
+
+	snprintf(path, sizeof(path), "/proc/sys/fs/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return dflt;
+	if (fscanf(f, "%d", &v) != 1)
+		v = dflt;
+	fclose(f);
+	return v;
+}
+
+/*
+ * The super options of the mount @path is on ("rw,size=...,huge=..."),
+ * from /proc/self/mountinfo: the longest mount point that holds it.
+ */
+static bool mount_options(const char *path, char *opts, size_t len)
+{
+	char real[PATH_MAX], *line = NULL;
+	size_t cap = 0, best = 0;
+	FILE *f;
+
+	if (!realpath(path, real))
+		return false;
+	f = fopen("/proc/self/mountinfo", "r");
+	if (!f)
+		return false;
+	while (getline(&line, &cap, f) > 0) {
+		char mnt[PATH_MAX], *sep = strstr(line, " - ");
+		char fstype[64], source[PATH_MAX], super[1024];
+		size_t n;
+
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+		    sscanf(sep + 3, "%63s %4095s %1023s", fstype, source, super) != 3)
+			continue;
+		n = strlen(mnt);
+		if (strncmp(real, mnt, n) || (real[n] && real[n] != '/' && n > 1) || n < best)
+			continue;
+		best = n;
+		snprintf(opts, len, "%s", super);
+	}
+	free(line);
+	fclose(f);
+	return best > 0;
+}
+
+/* The value of option @key= in a comma-separated @opts, into @val. */
+static bool mount_option(const char *opts, const char *key, char *val, size_t len)
+{
+	size_t k = strlen(key);
+
+	for (const char *o = opts; o && *o; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL) {
+		if (!strncmp(o, key, k) && o[k] == '=') {
+			size_t n = strcspn(o + k + 1, ",");
+
+			snprintf(val, len, "%.*s", (int)n, o + k + 1);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * May the tmpfs holding @tmpdir put file data in large folios? Its huge=
+ * (never when not given), unless shmem_enabled forces or denies them.
+ */
+static bool host_large_folios(const char *opts, char *huge, size_t len)
+{
+	char line[256] = "";
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/shmem_enabled", "r");
+
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	if (!mount_option(opts, "huge", huge, len))
+		snprintf(huge, len, "never");
+	if (strstr(line, "[force]")) {
+		snprintf(huge, len, "force");
+		return true;
+	}
+	if (strstr(line, "[deny]"))
+		return false;
+	return !strcmp(huge, "always") || !strcmp(huge, "within_size");
+}
+
+void dt_policy_from_host(struct dt_policy *p, const char *tmpdir, char *desc, size_t len)
+{
+	int sym = read_sysctl("protected_symlinks", 1),
+	    hard = read_sysctl("protected_hardlinks", 1);
+	int reg = read_sysctl("protected_regular", 0), fifo = read_sysctl("protected_fifos", 0);
+	char opts[1024] = "", huge[32] = "never";
+	struct statfs sfs;
+	size_t n;
+
+	p->no_sticky_ow = sym != 1 || reg >= 1 || fifo >= 1;
+	p->no_sticky_gw = reg >= 2 || fifo >= 2;
+	p->root_links = hard != 1;
+	p->uid = p->gid = -1;
+	if (tmpdir && mount_options(tmpdir, opts, sizeof(opts)))
+		p->no_seek_hole = host_large_folios(opts, huge, sizeof(huge));
+	p->tmpfs_size = 0;
+	if (tmpdir && statfs(tmpdir, &sfs) == 0)
+		p->tmpfs_size = (unsigned long long)sfs.f_blocks * (unsigned long long)sfs.f_bsize;
+	p->no_big_fallocate = !p->tmpfs_size || p->tmpfs_size >= (1ull << 40);
+	n = (size_t)snprintf(desc, len,
+			     "host fs.protected_symlinks=%d hardlinks=%d regular=%d fifos=%d "
+			     "(vfslab: 1 1 0 0), tmpfs huge=%s size=%llu",
+			     sym, hard, reg, fifo, huge, p->tmpfs_size);
+	if (n < len && (p->no_sticky_ow || p->no_sticky_gw || p->root_links || p->no_seek_hole ||
+			p->no_big_fallocate))
+		snprintf(desc + n, len - n, "; not generated:%s%s%s%s%s",
+			 p->no_sticky_ow ? " sticky o+w directories," : "",
+			 p->no_sticky_gw ? " sticky g+w directories," : "",
+			 p->root_links ? " link() as non-root," : "",
+			 p->no_seek_hole ? " SEEK_DATA/SEEK_HOLE (large folios)," : "",
+			 p->no_big_fallocate ? " 1 TiB fallocate (the tmpfs holds it)," : "");
+	n = strlen(desc);
+	if (n && desc[n - 1] == ',')
+		desc[n - 1] = '\0';
+}
