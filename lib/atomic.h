@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Atomic counters, cmpxchg helpers, memory barriers and cpu_relax(), with the
- * kernel's names and ordering rules (Documentation/atomic_t.txt):
+ * Atomic counters, cmpxchg helpers and memory barriers, with the kernel's
+ * names and ordering rules (Documentation/atomic_t.txt):
  *  - operations that return nothing (inc, add, ...) are relaxed;
  *  - value-returning RMWs (*_return, fetch_*, *_and_test, add_negative,
  *    cmpxchg, xchg) are fully ordered;
@@ -15,36 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lib/arch.h" /* cpu_relax(), cpu_yield() */
 #include "lib/compiler.h"
-
-#ifdef VFSLAB_SIM
-/* The simulator charges a PAUSE's latency and may switch virtual CPUs. */
-void vfslab_sim_cpu_relax(void);
-#endif
-
-/**
- * cpu_relax - the one spin-wait hint used by every busy loop in vfslab
- *
- * PAUSE on x86; elsewhere only a compiler barrier.  Keep every spin loop going
- * through here so the simulator can hook a single point.
- */
-static __always_inline void cpu_relax(void)
-{
-#ifdef VFSLAB_SIM
-	vfslab_sim_cpu_relax();
-#elif defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#endif
-	barrier();
-}
-
-/**
- * cpu_yield - give the CPU away while waiting for something slow
- *
- * Where the kernel would sleep (a contended mutex, a resize wait queue),
- * vfslab yields. Like cpu_relax(), the one point a simulator hooks.
- */
-void cpu_yield(void);
 
 /* Barriers.  smp_rmb/smp_wmb are expressed as acquire/release fences. */
 #define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)

@@ -1,9 +1,19 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # lib/: kernel-style primitives (atomics, locks, seqcounts, lockref,
-# file_ref, bitmaps, lists, RCU wrapper, slab caches, stats).
+# file_ref, bitmaps, lists, RCU wrapper, slab caches, stats) over the
+# platform interface, lib/arch.h. LIB_NATIVE_SOURCES implement that
+# interface natively; a port (the simulator) builds LIB_PORTABLE_SOURCES
+# on its own implementation.
 
 noinst_LIBRARIES += %D%/libprim.a
-%C%_libprim_a_SOURCES = \
+%C%_libprim_a_SOURCES = $(LIB_PORTABLE_SOURCES) $(LIB_NATIVE_SOURCES)
+LIB_NATIVE_SOURCES = \
+	%D%/arch.c \
+	%D%/rcu.c
+LIB_PORTABLE_SOURCES = \
+	%D%/arch.h \
+	%D%/arch_libc.h \
+	%D%/arch_sim.h \
 	%D%/atomic.h \
 	%D%/bitmap.c \
 	%D%/bitmap.h \
@@ -21,7 +31,6 @@ noinst_LIBRARIES += %D%/libprim.a
 	%D%/mutex.h \
 	%D%/percpu_counter.c \
 	%D%/percpu_counter.h \
-	%D%/rcu.c \
 	%D%/rcu.h \
 	%D%/rwsem.c \
 	%D%/rwsem.h \
@@ -32,4 +41,5 @@ noinst_LIBRARIES += %D%/libprim.a
 	%D%/spinlock.h \
 	%D%/stats.c \
 	%D%/stats.h \
+	%D%/thread.c \
 	%D%/word_at_a_time.h

@@ -5,9 +5,6 @@
  */
 #include "lib/percpu_counter.h"
 
-/* Index + 1 of this thread; 0 until the thread first asks. */
-__thread unsigned int __vfslab_cpu;
-
 /* The only shared state: the next thread number to hand out. */
 static unsigned int next_cpu;
 
@@ -15,8 +12,7 @@ unsigned int __vfslab_cpu_assign(void)
 {
 	unsigned int n = __atomic_fetch_add(&next_cpu, 1, __ATOMIC_RELAXED);
 
-	__vfslab_cpu = n % NR_CPUS + 1;
-	return __vfslab_cpu;
+	return lib_thread()->cpu = n % NR_CPUS + 1;
 }
 
 long percpu_counter_sum(const struct percpu_counter *pc)

@@ -11,24 +11,24 @@
 
 #include <stdint.h>
 
+#include "lib/arch.h"
 #include "lib/compiler.h"
 
 /* Slots per counter; threads beyond this share slots (hence atomic adds). */
 #define NR_CPUS 64u
 
-extern __thread unsigned int __vfslab_cpu;
 unsigned int __vfslab_cpu_assign(void);
 
 /**
  * raw_smp_processor_id - this thread's slot index, in [0, NR_CPUS)
  *
  * Threads are numbered in the order they first ask, modulo NR_CPUS.  It
- * stands in for the CPU number; a simulator can replace it with the virtual
- * CPU that runs the thread.
+ * stands in for the CPU number; a port's CPUs come numbered
+ * (lib_thread_new(), lib/arch.h).
  */
 static inline unsigned int raw_smp_processor_id(void)
 {
-	unsigned int cpu = __vfslab_cpu;
+	unsigned int cpu = lib_thread()->cpu;
 
 	if (unlikely(cpu == 0))
 		return __vfslab_cpu_assign() - 1;

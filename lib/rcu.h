@@ -2,8 +2,9 @@
 /*
  * RCU for vfslab: the kernel's API names on top of liburcu's "memb" flavour
  * (membarrier-based readers, so the read side is two thread-local stores).
- * This header and lib/rcu.c are the only places that include liburcu, so a
- * simulated RCU can replace it by swapping these two files.
+ * This header and lib/rcu.c are the only places that include liburcu: they
+ * are the native flavour of the RCU entry points lib/arch.h declares, and a
+ * port (the simulator) brings its own.
  *
  * Rules carried over from liburcu:
  *  - every thread that enters a read-side section or calls call_rcu() must
@@ -21,61 +22,11 @@
 
 #include <stdbool.h>
 
+#include "lib/arch.h"
 #include "lib/compiler.h"
 
-#ifdef VFSLAB_SIM
-/*
- * The simulator build (tools/sim/) replaces liburcu with a deterministic
- * RCU over virtual CPUs, in tools/sim/rcu.c, which also provides
- * rcu_barrier() and rcu_defer_free(); lib/rcu.c is compiled but not linked.
- */
-struct rcu_head {
-	struct rcu_head *next;
-	void (*func)(struct rcu_head *head);
-};
-
-void vfslab_sim_rcu_read_lock(void);
-void vfslab_sim_rcu_read_unlock(void);
-bool vfslab_sim_rcu_read_lock_held(void);
-void vfslab_sim_synchronize_rcu(void);
-void vfslab_sim_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
-#define urcu_memb_barrier() \
-	do {                \
-	} while (0)
-
-static inline void rcu_read_lock(void)
-{
-	vfslab_sim_rcu_read_lock();
-}
-
-static inline void rcu_read_unlock(void)
-{
-	vfslab_sim_rcu_read_unlock();
-}
-
-static inline bool rcu_read_lock_held(void)
-{
-	return vfslab_sim_rcu_read_lock_held();
-}
-
-static inline void rcu_register_thread(void)
-{
-}
-
-static inline void rcu_unregister_thread(void)
-{
-}
-
-static inline void synchronize_rcu(void)
-{
-	vfslab_sim_synchronize_rcu();
-}
-
-static inline void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
-{
-	vfslab_sim_call_rcu(head, func);
-}
-#else /* !VFSLAB_SIM */
+/* The port brings its own flavour (lib/arch.h); this is the native one. */
+#ifndef VFSLAB_SIM
 
 #if defined(__SANITIZE_THREAD__)
 #define VFSLAB_TSAN 1
@@ -174,7 +125,7 @@ static inline void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head 
 #endif /* !VFSLAB_SIM */
 
 /*
- * struct rcu_head is liburcu's: a wait-free-queue link (8 bytes) and the
+ * struct rcu_head is liburcu's (or the port's): a wait-free-queue link (8 bytes) and the
  * callback pointer (8 bytes), 16 bytes like the kernel's callback_head, so it
  * fits the 16-byte d_u union of struct dentry.
  */
@@ -183,23 +134,6 @@ BUILD_BUG_ON(sizeof(struct rcu_head) != 16);
 #ifndef __rcu
 #define __rcu /* a sparse annotation in the kernel; documentation here */
 #endif
-
-/**
- * rcu_barrier - wait until every call_rcu() callback queued so far has run,
- * and every rcu_defer_free() so far has freed (batches are flushed first).
- */
-void rcu_barrier(void);
-
-/**
- * rcu_defer_free - run @fn(@ctx, @obj) after a grace period
- *
- * For objects whose rcu_head cannot be found from the object. Each thread
- * collects its frees in a batch and hands a full batch to call_rcu() at
- * once, as the kernel's kfree_rcu() batches per CPU: one call_rcu() and one
- * allocation per 60-odd frees, so closing files is no queue contention.
- * May be called inside a read section.
- */
-void rcu_defer_free(void *obj, void (*fn)(void *ctx, void *obj), void *ctx);
 
 /**
  * rcu_dereference - load an RCU-protected pointer for use in a read section

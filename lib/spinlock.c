@@ -9,13 +9,11 @@
  * waiter's copy of the lock's line.
  *
  * What differs in userspace:
- *  - The kernel keeps the nodes per CPU.  Threads here are preempted and
- *    migrate, so the nodes are per thread: a registry of SPIN_Q_THREADS
- *    slots of SPIN_Q_NODES nodes each (one cache line), the tail naming a
- *    slot and a node.  A thread claims a slot on its first queued wait and a
- *    pthread key's destructor gives it back when the thread exits.  In the
- *    simulator every virtual CPU runs on one host thread, so the slot is the
- *    virtual CPU's number instead.
+ *  - The kernel keeps the nodes per CPU, and so do we: SPIN_Q_THREADS
+ *    slots of SPIN_Q_NODES nodes each (one cache line), indexed by
+ *    arch_cpu_id() (lib/arch.h), the tail naming a slot and a node.
+ *    Natively the CPU number is the thread's, claimed on its first queued
+ *    wait and given back when it exits.
  *  - A node is in use only while its thread waits in here: holding two locks
  *    takes no node, only waiting inside a wait would (the kernel's
  *    interrupt contexts).  Nothing in vfslab does that; more than
@@ -28,17 +26,12 @@
  *    lib/mutex.c does.  And a thread arriving here takes the lock byte if it
  *    reads free (spin_lock_steal, lib/spinlock.h), so a preempted pending or
  *    queued waiter does not stop everyone; the waiters then take the byte
- *    with compare-and-swap where bare metal may simply store it.  The
- *    simulator's CPUs are never preempted and the kernel never yields in a
- *    spinlock: there waits only relax and nobody steals.
+ *    with compare-and-swap where bare metal may simply store it.  Where
+ *    CPUs are never preempted (lib/arch.h), as the simulator's are not, and
+ *    the kernel never yields in a spinlock: there waits only relax and
+ *    nobody steals.
  */
-#include <pthread.h>
-
 #include "lib/spinlock.h"
-
-#ifdef VFSLAB_SIM
-#include "tools/sim/sim.h"
-#endif
 
 /* Natively: relax rounds in one wait before each further round yields. */
 #define SPIN_Q_YIELD_AFTER 256u
@@ -51,7 +44,7 @@ struct spin_qnode {
 	uint32_t count; /* node[0] only: nodes of this slot in use */
 };
 
-/* One slot of the registry: a thread's nodes, on a line of their own. */
+/* One CPU's nodes, on a line of their own. */
 struct spin_qnodes {
 	struct spin_qnode node[SPIN_Q_NODES];
 } __cacheline_aligned;
@@ -65,114 +58,26 @@ BUILD_BUG_ON(SPIN_Q_THREADS % 64 != 0);
 
 static struct spin_qnodes spin_qnodes[SPIN_Q_THREADS];
 
-#ifndef VFSLAB_SIM
+#if ARCH_CPUS_PREEMPTED
 bool spin_lock_steal = true;
 #endif
 
-#ifdef VFSLAB_SIM
-/* Every vCPU and the host context (SIM_MAX_CPUS) need a slot of their own. */
-BUILD_BUG_ON(SIM_MAX_CPUS + 1 > SPIN_Q_THREADS);
-
-/*
- * The running vCPU's number.  Read outside the coherence model, as the
- * kernel's CPU number is a per-CPU read that never misses.
- */
-__attribute__((no_sanitize("thread"))) noinline int spin_queue_self(void)
-{
-	return (int)sim_self->id;
-}
-
-unsigned int spin_queue_slots_used(void)
-{
-	return 0; /* slots are vCPU numbers: nothing to claim or give back */
-}
-#else
-/* Bit i set: slot i belongs to a live thread. */
-static uint64_t spin_slot_used[SPIN_Q_THREADS / 64];
-/* This thread's slot + 1; 0 until it first queues. */
-static __thread int spin_slot_self;
-static pthread_key_t spin_slot_key;
-static pthread_once_t spin_slot_once = PTHREAD_ONCE_INIT;
-static bool spin_slot_key_ok;
-
-static void spin_slot_free(unsigned int slot)
-{
-	/* Release: the node's last uses come before its next owner's. */
-	__atomic_fetch_and(&spin_slot_used[slot / 64], ~(UINT64_C(1) << (slot % 64)),
-			   __ATOMIC_RELEASE);
-}
-
-/* The key's destructor: the thread is exiting, outside any wait. */
-static void spin_slot_exit(void *arg)
-{
-	spin_slot_self = 0; /* a later destructor that queues claims anew */
-	spin_slot_free((unsigned int)((uintptr_t)arg - 1));
-}
-
-static void spin_slot_key_init(void)
-{
-	spin_slot_key_ok = pthread_key_create(&spin_slot_key, spin_slot_exit) == 0;
-}
-
-static int spin_slot_claim(void)
-{
-	pthread_once(&spin_slot_once, spin_slot_key_init);
-	if (!spin_slot_key_ok)
-		return -1;
-	for (unsigned int w = 0; w < SPIN_Q_THREADS / 64; w++) {
-		uint64_t used = __atomic_load_n(&spin_slot_used[w], __ATOMIC_RELAXED);
-
-		while (~used) {
-			uint64_t bit = UINT64_C(1) << __builtin_ctzll(~used);
-			unsigned int slot = w * 64 + (unsigned int)__builtin_ctzll(~used);
-
-			used = __atomic_fetch_or(&spin_slot_used[w], bit, __ATOMIC_ACQUIRE);
-			if (used & bit)
-				continue; /* another thread took it first */
-			if (pthread_setspecific(spin_slot_key, (void *)(uintptr_t)(slot + 1))) {
-				spin_slot_free(slot);
-				return -1;
-			}
-			spin_slot_self = (int)slot + 1;
-			return (int)slot;
-		}
-	}
-	return -1;
-}
-
-int spin_queue_self(void)
-{
-	int self = spin_slot_self;
-
-	if (likely(self))
-		return self - 1;
-	return spin_slot_claim();
-}
-
-unsigned int spin_queue_slots_used(void)
-{
-	unsigned int n = 0;
-
-	for (unsigned int w = 0; w < SPIN_Q_THREADS / 64; w++)
-		n += (unsigned int)__builtin_popcountll(
-			__atomic_load_n(&spin_slot_used[w], __ATOMIC_RELAXED));
-	return n;
-}
-#endif
+/* Every CPU number the platform hands out has a slot (lib/arch.h). */
+BUILD_BUG_ON(ARCH_NR_CPUS > SPIN_Q_THREADS);
 
 /* One round of a wait loop; @rounds counts them (see the top of the file). */
 static __always_inline void spin_wait(unsigned int *rounds)
 {
-#ifdef VFSLAB_SIM
-	(void)rounds;
-	cpu_relax();
-#else
+#if ARCH_CPUS_PREEMPTED
 	if (*rounds < SPIN_Q_YIELD_AFTER) {
 		(*rounds)++;
 		cpu_relax();
 	} else {
 		cpu_yield();
 	}
+#else
+	(void)rounds;
+	cpu_relax();
 #endif
 }
 
@@ -264,7 +169,7 @@ void spin_lock_slowpath(spinlock_t *lock, uint32_t val)
 	}
 
 queue:
-	self = spin_queue_self();
+	self = arch_cpu_id();
 	if (unlikely(self < 0)) {
 		spin_lock_unqueued(lock);
 		return;
@@ -349,13 +254,3 @@ queue:
 release:
 	mine->node[0].count--;
 }
-
-/* The native cpu_yield() (lib/atomic.h): the simulator build replaces it. */
-#ifndef VFSLAB_SIM
-#include <sched.h>
-
-void cpu_yield(void)
-{
-	sched_yield();
-}
-#endif

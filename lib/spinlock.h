@@ -10,8 +10,8 @@
  *   bits  0-7   locked: 1 while somebody holds the lock
  *   bits  8-15  pending: 1 while the first waiter spins on the word itself
  *   bits 16-17  tail index: which of the tail thread's nodes is queued
- *   bits 18-31  tail thread: 1 + the registry index of the thread that
- *               queued last (0: no queue)
+ *   bits 18-31  tail thread: 1 + the CPU number (lib/arch.h) of the
+ *               thread that queued last (0: no queue)
  * Uncontended, taking the lock is one compare-and-swap 0 -> 1 and releasing
  * it is a release store of 0 to the locked byte.  The first waiter sets
  * pending and spins on the word; later ones join an MCS queue and each spins
@@ -67,9 +67,8 @@ typedef struct {
 /* MCS nodes per thread: how many slow paths one thread can be in at once. */
 #define SPIN_Q_NODES 4u
 /*
- * Threads that can have queue nodes at once (the node registry's size).  A
- * thread finds its slot on its first queued wait and gives it back when it
- * exits; a thread that finds none waits unqueued, retrying the lock.
+ * Slots of queue nodes, one per CPU number (arch_cpu_id(), lib/arch.h); a
+ * CPU without a number waits unqueued, retrying the lock.
  */
 #define SPIN_Q_THREADS 1024u
 
@@ -87,13 +86,13 @@ typedef struct {
  * the host has preempted would otherwise hold every thread up (a fair lock's
  * convoy).  The kernel makes the same trade on CPUs a hypervisor preempts
  * (virt_spin_lock() and the paravirt qspinlock's unfair trylock).  True by
- * default; tests clear it to check the bare-metal order.  The simulator's
- * CPUs are never preempted: there it is always false, as on bare metal.
+ * default; tests clear it to check the bare-metal order.  Where CPUs are
+ * never preempted (lib/arch.h) it is always false, as on bare metal.
  */
-#ifdef VFSLAB_SIM
-#define spin_lock_steal false
-#else
+#if ARCH_CPUS_PREEMPTED
 extern bool spin_lock_steal;
+#else
+#define spin_lock_steal false
 #endif
 
 /*
@@ -101,15 +100,6 @@ extern bool spin_lock_steal;
  * path's compare-and-swap found.  Models queued_spin_lock_slowpath().
  */
 void spin_lock_slowpath(spinlock_t *lock, uint32_t val);
-
-/*
- * The calling thread's slot in the queue-node registry, claiming one if it
- * has none; -1 if every slot is taken.  In the simulator, the virtual CPU's
- * number.  For tests and the slow path.
- */
-int spin_queue_self(void);
-/* Slots taken now (threads that queued and have not exited).  For tests. */
-unsigned int spin_queue_slots_used(void);
 
 static inline void spin_lock_init(spinlock_t *lock)
 {

@@ -15,12 +15,10 @@ struct stat_node {
 	struct stat_node *next;
 };
 
-__thread struct stat_block *__stat_self;
-
 /* Process-wide by design: the registry of every thread's block. */
 static struct stat_node *stat_registry;
 
-struct stat_block *__stat_block_alloc(void)
+struct stat_block *stat_block_new(void)
 {
 	struct stat_node *node;
 
@@ -33,13 +31,17 @@ struct stat_block *__stat_block_alloc(void)
 	while (!__atomic_compare_exchange_n(&stat_registry, &node->next, node, false,
 					    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 		;
-	__stat_self = &node->blk;
-	return __stat_self;
+	return &node->blk;
+}
+
+struct stat_block *__stat_block_alloc(void)
+{
+	return lib_thread()->stat = stat_block_new();
 }
 
 void stat_read_self(uint64_t out[STAT_NR])
 {
-	struct stat_block *b = __stat_self;
+	struct stat_block *b = lib_thread()->stat;
 
 	for (unsigned int i = 0; i < STAT_NR; i++)
 		out[i] = b ? __atomic_load_n(&b->v[i], __ATOMIC_RELAXED) : 0;

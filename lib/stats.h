@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "lib/arch.h"
 #include "lib/compiler.h"
 
 #define STAT_NR 32
@@ -28,8 +29,9 @@ struct stat_block {
 	uint64_t v[STAT_NR];
 } __cacheline_aligned;
 
-/* This thread's block, NULL until first use (thread-local, one per process). */
-extern __thread struct stat_block *__stat_self;
+/* A new block, registered; NULL without memory. */
+struct stat_block *stat_block_new(void);
+/* Give the calling thread its block (lib_thread()->stat); NULL without memory. */
 struct stat_block *__stat_block_alloc(void);
 
 /**
@@ -41,7 +43,7 @@ struct stat_block *__stat_block_alloc(void);
  */
 static inline void stat_add(unsigned int id, uint64_t n)
 {
-	struct stat_block *b = __stat_self;
+	struct stat_block *b = lib_thread()->stat;
 	uint64_t *p;
 
 	if (unlikely(!b)) {

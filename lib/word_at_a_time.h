@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "lib/arch.h"
 #include "lib/compiler.h"
 
 typedef uint64_t __attribute__((may_alias, aligned(1))) unaligned_u64;
@@ -27,13 +28,7 @@ typedef uint64_t __attribute__((may_alias, aligned(1))) unaligned_u64;
  * be copying, and d_seq throws such a result away.  The simulator keeps
  * seeing these loads; they are the name compare's cache traffic.
  */
-#ifdef VFSLAB_SIM
-#define __no_sanitize_word_load __attribute__((no_sanitize("address")))
-#else
-#define __no_sanitize_word_load __attribute__((no_sanitize("address", "thread")))
-#endif
-
-__no_sanitize_word_load static inline uint64_t load_word(const char *p)
+__no_sanitize_racy static inline uint64_t load_word(const char *p)
 {
 	uint64_t a = 0;
 

@@ -438,7 +438,7 @@ END_TEST
  * each exiting thread gives its slot back, so with 3 alive at a time only
  * slots 0-2 are ever used.
  */
-#define REUSE_ROUNDS (SPIN_Q_THREADS / 3 + 100)
+#define REUSE_ROUNDS (ARCH_NR_CPUS / 3 + 100)
 
 static spinlock_t reuse_lock;
 static int reuse_slot[3];
@@ -449,7 +449,7 @@ static void *reuse_waiter(void *arg)
 
 	spin_lock(&reuse_lock);
 	spin_unlock(&reuse_lock);
-	reuse_slot[i] = spin_queue_self();
+	reuse_slot[i] = arch_cpu_id();
 	return NULL;
 }
 
@@ -458,7 +458,7 @@ START_TEST(test_spinlock_slot_reuse)
 	unsigned int threads = 0, queued = 0;
 
 	spin_lock_init(&reuse_lock);
-	ck_assert_uint_eq(spin_queue_slots_used(), 0);
+	ck_assert_uint_eq(arch_cpus_used(), 0);
 	for (unsigned int r = 0; r < REUSE_ROUNDS; r++) {
 		pthread_t t[3];
 
@@ -481,9 +481,9 @@ START_TEST(test_spinlock_slot_reuse)
 			ck_assert_int_lt(reuse_slot[i], 3);
 		}
 		threads += 3;
-		ck_assert_uint_eq(spin_queue_slots_used(), 0);
+		ck_assert_uint_eq(arch_cpus_used(), 0);
 	}
-	ck_assert_uint_gt(threads, SPIN_Q_THREADS);
+	ck_assert_uint_gt(threads, ARCH_NR_CPUS);
 	ck_assert_uint_gt(queued, REUSE_ROUNDS / 4);
 	ck_assert_uint_eq(reuse_lock.val, 0);
 }
@@ -500,7 +500,7 @@ static int full_self;
 static void *slot_holder(void *arg)
 {
 	(void)arg;
-	spin_queue_self();
+	arch_cpu_id();
 	pthread_barrier_wait(&full_barrier); /* all slots taken */
 	pthread_barrier_wait(&full_barrier); /* the test is done */
 	return NULL;
@@ -509,7 +509,7 @@ static void *slot_holder(void *arg)
 static void *slotless_waiter(void *arg)
 {
 	(void)arg;
-	full_self = spin_queue_self();
+	full_self = arch_cpu_id();
 	spin_lock(&full_lock);
 	spin_unlock(&full_lock);
 	return NULL;
@@ -517,19 +517,19 @@ static void *slotless_waiter(void *arg)
 
 START_TEST(test_spinlock_slots_full)
 {
-	pthread_t *holders = calloc(SPIN_Q_THREADS, sizeof(*holders));
+	pthread_t *holders = calloc(ARCH_NR_CPUS, sizeof(*holders));
 	pthread_attr_t attr;
 	pthread_t p, x;
 
 	ck_assert_ptr_nonnull(holders);
 	ck_assert_int_eq(pthread_attr_init(&attr), 0);
 	ck_assert_int_eq(pthread_attr_setstacksize(&attr, 64 << 10), 0);
-	ck_assert_int_eq(pthread_barrier_init(&full_barrier, NULL, SPIN_Q_THREADS + 1), 0);
-	for (unsigned int i = 0; i < SPIN_Q_THREADS; i++)
+	ck_assert_int_eq(pthread_barrier_init(&full_barrier, NULL, ARCH_NR_CPUS + 1), 0);
+	for (unsigned int i = 0; i < ARCH_NR_CPUS; i++)
 		ck_assert_int_eq(pthread_create(&holders[i], &attr, slot_holder, NULL), 0);
 	pthread_barrier_wait(&full_barrier);
-	ck_assert_uint_eq(spin_queue_slots_used(), SPIN_Q_THREADS);
-	ck_assert_int_eq(spin_queue_self(), -1);
+	ck_assert_uint_eq(arch_cpus_used(), ARCH_NR_CPUS);
+	ck_assert_int_eq(arch_cpu_id(), -1);
 
 	spin_lock_steal = _i == 0;
 	spin_lock_init(&full_lock);
@@ -547,9 +547,9 @@ START_TEST(test_spinlock_slots_full)
 	ck_assert_uint_eq(full_lock.val, 0);
 
 	pthread_barrier_wait(&full_barrier);
-	for (unsigned int i = 0; i < SPIN_Q_THREADS; i++)
+	for (unsigned int i = 0; i < ARCH_NR_CPUS; i++)
 		ck_assert_int_eq(pthread_join(holders[i], NULL), 0);
-	ck_assert_uint_eq(spin_queue_slots_used(), 0);
+	ck_assert_uint_eq(arch_cpus_used(), 0);
 	pthread_barrier_destroy(&full_barrier);
 	pthread_attr_destroy(&attr);
 	free(holders);

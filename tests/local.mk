@@ -6,5 +6,9 @@ include %D%/vfs.mk
 
 TESTS += $(check_PROGRAMS)
 
+# Includes follow the layers: nothing below tools/ reaches up.
+TESTS += %D%/layers.sh
+EXTRA_DIST += %D%/layers.sh
+
 # The ThreadSanitizer build's suppressions (AM_TESTS_ENVIRONMENT points at it).
 EXTRA_DIST += %D%/tsan.supp

@@ -13,6 +13,8 @@ fail() {
 	exit 1
 }
 
+# A sanitizer build has no simulator (tools/simrun/local.mk).
+[ -x "$bin/vfslab-sim" ] || { echo "SKIP: no vfslab-sim in this build"; exit 77; }
 if [ "$(nproc)" -lt 2 ]; then
 	echo "SKIP: calibrate needs two CPUs"
 	exit 77

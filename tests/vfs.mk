@@ -85,9 +85,9 @@ check_PROGRAMS += %D%/check_sim_coherence
 check_DATA = %D%/check_sim_coherence.blocks
 CLEANFILES += %D%/check_sim_coherence.blocks
 check_PROGRAMS += %D%/check_sim_profile
-%C%_check_sim_profile_SOURCES = %D%/check_sim_profile.c tools/sim/profile.c
+%C%_check_sim_profile_SOURCES = %D%/check_sim_profile.c
 %C%_check_sim_profile_CFLAGS = $(WARN_CFLAGS) $(CHECK_CFLAGS)
-%C%_check_sim_profile_LDADD = $(CHECK_LIBS)
+%C%_check_sim_profile_LDADD = tools/sim/libsimrt.a $(CHECK_LIBS)
 TESTS += %D%/sim.sh %D%/sim_fstest.sh %D%/sim_calibrate.sh
 EXTRA_DIST += %D%/sim.sh %D%/sim_fstest.sh %D%/sim_calibrate.sh
 

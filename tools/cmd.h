@@ -16,9 +16,13 @@ int cmd_fstest(int argc, char **argv);
 int cmd_walk(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
 int cmd_shell(int argc, char **argv);
+/* vfslab execs vfslab-sim (tools/cmd_sim.c), which runs it (tools/simrun/cmd.c). */
 int cmd_sim(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_torture(int argc, char **argv);
 int cmd_difftest(int argc, char **argv);
+
+/* The program: the command named by argv[1]; returns the exit status. */
+int vfslab_main(int argc, char **argv);
 
 #endif /* VFSLAB_TOOLS_CMD_H */

@@ -1,8 +1,14 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # tools/: the vfslab program. Parses input, prints output; no VFS logic.
+# Compiled once into libvfslab.a, which both programs link: vfslab on the
+# native lib/ and vfs/, and the simulator's vfslab-sim (tools/simrun/).
 
-bin_PROGRAMS += %D%/vfslab
-%C%_vfslab_SOURCES = \
+noinst_LIBRARIES += %D%/libvfslab.a
+%C%_libvfslab_a_CFLAGS = $(AM_CFLAGS) $(LIBEDIT_CFLAGS)
+# Where an installed vfslab finds vfslab-sim (tools/simrun/helper.c).
+%C%_libvfslab_a_CPPFLAGS = $(AM_CPPFLAGS) -DVFSLAB_BINDIR='"$(bindir)"' \
+	-DVFSLAB_PKGLIBEXECDIR='"$(pkglibexecdir)"'
+%C%_libvfslab_a_SOURCES = \
 	%D%/bench/bench.h \
 	%D%/bench/report.c \
 	%D%/bench/runner.c \
@@ -19,9 +25,6 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/cmd_layout.c %D%/layout/pahole.h %D%/layout/pahole.c %D%/layout/rules.c \
 	%D%/cmd_replay.c %D%/replay/replay.h %D%/replay/sys.h %D%/replay/sys.c %D%/replay/args.h %D%/replay/args.c %D%/replay/parse.c %D%/replay/tree.c %D%/replay/exec.c %D%/replay/engine.h %D%/replay/engine.c %D%/replay/repair.c %D%/replay/compare.c %D%/replay/prescan.c %D%/replay/stream.c %D%/replay/passes.c %D%/replay/report.c \
 	%D%/cmd_shell.c %D%/shell/shell.h %D%/shell/repl.c %D%/shell/inspect.c \
-	%D%/cmd_sim.c \
-	%D%/sim/calib.h %D%/sim/calibrate.c %D%/sim/hostbench.c %D%/sim/hostbench.h \
-	%D%/sim/profile.c %D%/sim/profile.h %D%/sim/validate.c \
 	%D%/cmd_torture.c \
 	%D%/torture/engine.h \
 	%D%/torture/exec.c \
@@ -71,6 +74,10 @@ bin_PROGRAMS += %D%/vfslab
 	%D%/workloads/syscall1.c %D%/workloads/syscall2.c \
 	%D%/workloads/unlink1.c %D%/workloads/unlink2.c \
 	%D%/workloads/dcount.c %D%/workloads/blogbench.c %D%/workloads/renames.c
-%C%_vfslab_CFLAGS = $(AM_CFLAGS) $(LIBEDIT_CFLAGS)
-%C%_vfslab_LDADD = $(LIBVFS_LDADD) $(LIBEDIT_LIBS) -lm
+
+bin_PROGRAMS += %D%/vfslab
+%C%_vfslab_SOURCES = %D%/main.c %D%/cmd_sim.c
+# libsimrt.a for the machine profiles (tools/sim/profile.c) calibrate and
+# validate use; nothing else of the machine is linked.
+%C%_vfslab_LDADD = %D%/libvfslab.a $(LIBVFS_LDADD) tools/sim/libsimrt.a $(LIBEDIT_LIBS) -lm
 EXTRA_DIST += %D%/quickstart.sh %D%/figures.sh

@@ -2,7 +2,8 @@
 /*
  * vfslab: one program, git-style subcommands. This file holds the command
  * table; each command lives in tools/cmd_<name>.c, the helpers they share
- * in tools/cli.c.
+ * in tools/cli.c. Both programs, vfslab (tools/main.c) and the simulator's
+ * vfslab-sim (tools/simrun/main.c), run vfslab_main().
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,7 +83,7 @@ static int cmd_help(int argc, char **argv)
 	return c->fn(2, args);
 }
 
-int main(int argc, char **argv)
+int vfslab_main(int argc, char **argv)
 {
 	const struct command *c;
 

@@ -538,8 +538,8 @@ void dput(struct vfs *v, struct dentry *d)
  * kernel's load_unaligned_zeropad() on the path side); those bytes are
  * masked off.
  */
-__no_sanitize_word_load static inline bool dentry_cmp(const struct vfs *v, const struct dentry *d,
-						      const unsigned char *ct, unsigned int tcount)
+__no_sanitize_racy static inline bool dentry_cmp(const struct vfs *v, const struct dentry *d,
+						 const unsigned char *ct, unsigned int tcount)
 {
 	/* Consume: a name a rename just switched to is seen whole (copy_name()). */
 	const char *cs = (const char *)__atomic_load_n(&dentry_name(v, d)->name, __ATOMIC_CONSUME);

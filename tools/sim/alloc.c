@@ -16,7 +16,7 @@
 #include <sys/mman.h>
 
 #include "lib/compiler.h"
-#include "tools/sim/libc_hooks.h"
+#include "lib/arch_libc.h"
 #include "tools/sim/sim.h"
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -322,7 +322,7 @@ bool sim_arena_object(uintptr_t p, uintptr_t *base, size_t *size, const char **t
 	return true;
 }
 
-/* The hooks the simulated code's malloc() family goes to (tools/sim/hooks.h). */
+/* The hooks the simulated code's malloc() family goes to (lib/arch_sim.h). */
 void *vfslab_sim_malloc(size_t size)
 {
 	return A.active ? sim_arena_alloc(size, 16) : malloc(size);

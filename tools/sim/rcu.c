@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * RCU for the simulator, replacing liburcu in the sim build (lib/rcu.h).
+ * RCU for the simulator: the port's flavour of lib/arch.h's RCU entry
+ * points, where lib/rcu.h and lib/rcu.c use liburcu natively.
  *
  * A read section is a per-vCPU nesting count, as in a non-preemptible
  * kernel (rcu_read_lock costs nothing). A grace period starts by noting
@@ -91,12 +92,12 @@ void sim_rcu_reset(void)
 	sim_host.cb_wait = sim_host.cb_next = NULL;
 }
 
-void vfslab_sim_rcu_read_lock(void)
+void rcu_read_lock(void)
 {
 	sim_self->rcu_nest++;
 }
 
-void vfslab_sim_rcu_read_unlock(void)
+void rcu_read_unlock(void)
 {
 	struct sim_vcpu *v = sim_self;
 
@@ -107,12 +108,12 @@ void vfslab_sim_rcu_read_unlock(void)
 		gp_complete();
 }
 
-bool vfslab_sim_rcu_read_lock_held(void)
+bool rcu_read_lock_held(void)
 {
 	return sim_self->rcu_nest != 0;
 }
 
-void vfslab_sim_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
 	struct sim_vcpu *v = sim_self;
 	uint64_t t = gp_target();
@@ -175,7 +176,7 @@ static void wait_gp(uint64_t t)
 	}
 }
 
-void vfslab_sim_synchronize_rcu(void)
+void synchronize_rcu(void)
 {
 	wait_gp(gp_target());
 }
@@ -197,7 +198,7 @@ static void defer_flush(unsigned int i)
 	if (!b)
 		return;
 	R.defer[i] = NULL;
-	vfslab_sim_call_rcu(&b->head, defer_cb);
+	call_rcu(&b->head, defer_cb);
 }
 
 void rcu_defer_free(void *obj, void (*fn)(void *ctx, void *obj), void *ctx)

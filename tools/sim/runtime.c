@@ -13,11 +13,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/arch_libc.h"
 #include "lib/atomic.h"
 #include "lib/compiler.h"
 #include "lib/percpu_counter.h"
 #include "lib/stats.h"
-#include "tools/sim/libc_hooks.h"
 #include "tools/sim/sim.h"
 
 /* A fixed wall-clock origin: 2024-01-01T00:00:00Z. */
@@ -399,14 +399,14 @@ void __tsan_atomic_signal_fence(int mo)
 #define SIM_SPIN_MAX_PS 10000000
 
 /*
- * lib/atomic.h's cpu_relax(): a PAUSE. If the iteration that ends here only
+ * lib/arch.h's cpu_relax(): a PAUSE. If the iteration that ends here only
  * re-read lines this vCPU holds, the next ones would read the same values
  * until another CPU writes one of them: park until then (the wake-up puts
  * the vCPU at the first iteration that would have seen the write). A loop
  * that counts its iterations (the mutex's spins before it yields) counts
  * the parked ones as one.
  */
-void vfslab_sim_cpu_relax(void)
+void arch_cpu_relax(void)
 {
 	struct sim_vcpu *v = vfslab_sim_cur;
 	bool spin;
@@ -440,7 +440,7 @@ void vfslab_sim_cpu_relax(void)
 	v->spin_dirty = false;
 }
 
-/* lib/spinlock.c's cpu_yield(): a sched_yield() system call. */
+/* lib/arch.h's cpu_yield(): a sched_yield() system call. */
 void cpu_yield(void)
 {
 	struct sim_vcpu *v = vfslab_sim_cur;
@@ -463,7 +463,7 @@ void sim_sys_exit(void)
 		sim_rcu_quiescent(v);
 }
 
-/* The C library calls of the simulated code (tools/sim/hooks.h). */
+/* The C library calls of the simulated code (lib/arch_sim.h). */
 void *vfslab_sim_memcpy(void *dst, const void *src, size_t n)
 {
 	struct sim_vcpu *v = vfslab_sim_cur;

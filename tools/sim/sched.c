@@ -12,8 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "lib/percpu_counter.h"
-#include "lib/stats.h"
+#include "lib/arch.h"
 #include "tools/sim/sim.h"
 
 #if !defined(__x86_64__)
@@ -23,7 +22,14 @@
 struct sim sim;
 struct sim_vcpu *vfslab_sim_cur;
 struct sim_vcpu *sim_self = &sim_host;
-struct sim_vcpu sim_host = { .id = SIM_MAX_CPUS };
+/* The host thread's own lib/ context while a vCPU runs. */
+static struct lib_thread host_thread;
+struct sim_vcpu sim_host = { .id = SIM_MAX_CPUS, .thread = &host_thread };
+struct lib_thread *(*sim_thread_new)(unsigned int cpu);
+void (*sim_thread_switch)(struct lib_thread *prev, const struct lib_thread *next);
+
+/* lib/ numbers the vCPUs and the host (lib/arch.h). */
+BUILD_BUG_ON(SIM_MAX_CPUS + 1 != ARCH_NR_CPUS);
 
 /* A lone vCPU runs whole commands (fstest): give it a thread's stack. */
 #define SIM_STACK_SIZE (256u << 10)
@@ -110,18 +116,11 @@ static void set_limit(void)
 	sim.limit = sim.heap_n ? sim.heap[0]->clock : UINT64_MAX;
 }
 
-/* Swap the host thread's per-thread variables (lib/stats.h, lib/percpu_counter.h). */
-static void tls_swap(struct sim_vcpu *from, struct sim_vcpu *to)
-{
-	from->stat_self = __stat_self;
-	from->pcpu = __vfslab_cpu;
-	__stat_self = to->stat_self;
-	__vfslab_cpu = to->pcpu;
-}
-
 static void ctx_switch(struct sim_vcpu *from, void **save, struct sim_vcpu *to)
 {
-	tls_swap(from, to);
+	vfslab_sim_cur = NULL; /* lib/'s per-thread state moves unseen */
+	if (sim_thread_switch)
+		sim_thread_switch(from->thread, to->thread);
 	sim_self = to;
 	vfslab_sim_cur = to == &sim_host ? NULL : to;
 	if (to != &sim_host)
@@ -129,6 +128,7 @@ static void ctx_switch(struct sim_vcpu *from, void **save, struct sim_vcpu *to)
 	set_limit();
 	sim.switches++;
 #if defined(__x86_64__)
+	(void)from;
 	sim_ctx_switch(save, to == &sim_host ? sim.main_sp : to->sp);
 #else
 	(void)save;
@@ -363,19 +363,23 @@ static void ctx_init(struct sim_vcpu *v)
 #endif
 }
 
-/* Per-vCPU event-counter blocks: made once, outside any run, and kept. */
-static void *stat_blocks[SIM_MAX_CPUS];
+/* lib/'s context of each vCPU: made once, outside any run, and kept. */
+static struct lib_thread *threads[SIM_MAX_CPUS];
 
-static void *stat_block(unsigned int id)
+static struct lib_thread *thread_of(unsigned int id)
 {
-	if (!stat_blocks[id]) {
-		struct stat_block *saved = __stat_self;
-
-		__stat_self = NULL;
-		stat_blocks[id] = __stat_block_alloc();
-		__stat_self = saved;
+	if (!threads[id]) {
+		threads[id] = sim_thread_new(id);
+		if (!threads[id])
+			abort();
 	}
-	return stat_blocks[id];
+	return threads[id];
+}
+
+/* Outside the coherence model: the kernel's CPU number is a per-CPU read that never misses. */
+int arch_cpu_id(void)
+{
+	return (int)sim_self->id;
 }
 
 int sim_setup(const struct sim_profile *p, unsigned int nr)
@@ -425,9 +429,8 @@ int sim_setup(const struct sim_profile *p, unsigned int nr)
 		v->stack = stacks + (size_t)i * sim.stack_size;
 		/* A guard page: an overflow faults instead of corrupting a neighbour. */
 		mprotect(v->stack, (size_t)sysconf(_SC_PAGESIZE), PROT_NONE);
-		v->stat_self = stat_block(i);
-		/* 64 per-CPU slots (lib/percpu_counter.h): shared beyond, as natively. */
-		v->pcpu = i % NR_CPUS + 1;
+		if (sim_thread_new)
+			v->thread = thread_of(i);
 #if !defined(__x86_64__)
 		v->ucontext = calloc(1, sizeof(ucontext_t));
 		if (!v->ucontext)

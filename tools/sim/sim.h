@@ -23,6 +23,7 @@
 #include "tools/sim/coherence.h"
 #include "tools/sim/profile.h"
 
+struct lib_thread;
 struct rcu_head;
 
 #define SIM_SPIN_LINES 4
@@ -66,9 +67,8 @@ struct sim_vcpu {
 	struct rcu_head *cb_wait, **cb_wait_tail;
 	struct rcu_head *cb_next, **cb_next_tail;
 	uint64_t cb_wait_gp, cb_next_gp;
-	/* The host thread's per-thread variables while this vCPU runs. */
-	void *stat_self;
-	unsigned int pcpu;
+	/* lib/'s per-thread context, kept here while it does not run (lib/arch.h). */
+	struct lib_thread *thread;
 	/* What it runs. */
 	void (*fn)(void *arg);
 	void *arg;
@@ -104,6 +104,16 @@ extern struct sim_vcpu *vfslab_sim_cur;
 /* The vCPU running now (or the host pseudo-vCPU), even while ignored. */
 extern struct sim_vcpu *sim_self;
 extern struct sim_vcpu sim_host;
+
+/*
+ * lib/'s per-thread context (lib/arch.h): the machine makes one per vCPU,
+ * outside any run, and moves the host thread's between them at each
+ * switch, unseen by the model. The front end sets these to lib_thread_new
+ * and lib_thread_switch, so that the machine links nothing of lib/. Unset,
+ * the vCPUs share the host thread's context.
+ */
+extern struct lib_thread *(*sim_thread_new)(unsigned int cpu);
+extern void (*sim_thread_switch)(struct lib_thread *prev, const struct lib_thread *next);
 
 /* Set the machine up: @p, @nr vCPUs. 0 or -1. */
 int sim_setup(const struct sim_profile *p, unsigned int nr);

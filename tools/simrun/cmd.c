@@ -14,7 +14,7 @@
 
 #include "tools/cmd.h"
 #include "tools/scenarios.h"
-#include "tools/sim/simrun.h"
+#include "tools/simrun/simrun.h"
 
 #define SIM_DEFAULT_OPS 1000
 #define SIM_DEFAULT_TOP 4
@@ -760,7 +760,7 @@ static int sim_cmd_run(int argc, char **argv)
 	return ret;
 }
 
-int sim_cmd(int argc, char **argv)
+int cmd_sim(int argc, char **argv)
 {
 	int ret;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The host's own numbers for a simulator profile (tools/sim/hostbench.h).
+ * The host's own numbers for a simulator profile (tools/simrun/hostbench.h).
  * Methods follow the sources the built-in profiles cite: core-to-core
  * latency as nviennot/core-to-core-latency measures it (two pinned threads
  * bounce one line with compare-and-swap; one-way = round trip / 2), load
@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "lib/atomic.h"
-#include "tools/sim/hostbench.h"
+#include "tools/simrun/hostbench.h"
 
 #define RUNS 9
 

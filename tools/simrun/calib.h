@@ -4,8 +4,8 @@
  * itself (the native VFS, real threads, real cores) and ask the simulator
  * program for its predictions of the same runs.
  */
-#ifndef VFSLAB_TOOLS_SIM_CALIB_H
-#define VFSLAB_TOOLS_SIM_CALIB_H
+#ifndef VFSLAB_TOOLS_SIMRUN_CALIB_H
+#define VFSLAB_TOOLS_SIMRUN_CALIB_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,6 +19,12 @@ struct sim_tsv_row {
 	double ops_per_sec, ratio, instrs_per_op, ns_per_op;
 	unsigned long ops; /* per vCPU */
 };
+
+/*
+ * The simulator's program, vfslab-sim, in @buf: 0, or -1 if it is not where
+ * it should be (@buf then names the last place looked, if it fits).
+ */
+int sim_helper_path(char *buf, size_t n);
 
 /*
  * Run `vfslab-sim sim ARGS... --format tsv` and read its rows into
@@ -39,4 +45,4 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log);
 int sim_calibrate_cmd(int argc, char **argv);
 int sim_validate_cmd(int argc, char **argv);
 
-#endif /* VFSLAB_TOOLS_SIM_CALIB_H */
+#endif /* VFSLAB_TOOLS_SIMRUN_CALIB_H */

@@ -6,8 +6,8 @@
  * chase, a dependent chain). Each returns the best of a few runs, in ns
  * (or GHz), or a negative value when it cannot run here.
  */
-#ifndef VFSLAB_TOOLS_SIM_HOSTBENCH_H
-#define VFSLAB_TOOLS_SIM_HOSTBENCH_H
+#ifndef VFSLAB_TOOLS_SIMRUN_HOSTBENCH_H
+#define VFSLAB_TOOLS_SIMRUN_HOSTBENCH_H
 
 #include <stddef.h>
 
@@ -31,4 +31,4 @@ size_t host_l2_bytes(size_t dflt);
 /* The first two CPUs this process may run on; false if it has only one. */
 int host_two_cpus(int *a, int *b);
 
-#endif /* VFSLAB_TOOLS_SIM_HOSTBENCH_H */
+#endif /* VFSLAB_TOOLS_SIMRUN_HOSTBENCH_H */

@@ -3,7 +3,7 @@
  * vfslab sim calibrate: a simulator profile of the machine it runs on.
  *
  * Every number is measured here, by the method of the published figure it
- * stands in for (tools/sim/hostbench.c), except two the host cannot show:
+ * stands in for (tools/simrun/hostbench.c), except two the host cannot show:
  * the store buffer's depth (the documented one of the CPU family, which no
  * workload here fills) and the levels of a topology it does not have (a
  * two-CPU guest has one cluster: its farther levels copy the nearest).
@@ -24,27 +24,10 @@
 #include "lib/compiler.h"
 #include "tools/bench/bench.h"
 #include "tools/cmd.h"
-#include "tools/sim/calib.h"
-#include "tools/sim/hostbench.h"
+#include "tools/simrun/calib.h"
+#include "tools/simrun/hostbench.h"
 
 #define CALIB_WORKLOADS_MAX 64
-
-/* The simulator program, beside this one. */
-static int helper_path(char *buf, size_t n)
-{
-	char self[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
-
-	if (len <= 0)
-		return -1;
-	self[len] = '\0';
-	slash = strrchr(self, '/');
-	if (!slash)
-		return -1;
-	*slash = '\0';
-	return snprintf(buf, n, "%s/vfslab-sim", self) >= (int)n ? -1 : 0;
-}
 
 int sim_predict(const char *const *args, struct sim_tsv_row *rows, int max)
 {
@@ -54,7 +37,7 @@ int sim_predict(const char *const *args, struct sim_tsv_row *rows, int max)
 	pid_t pid;
 	FILE *f;
 
-	if (helper_path(path, sizeof(path))) {
+	if (sim_helper_path(path, sizeof(path))) {
 		cli_error("sim", "cannot find the vfslab-sim program");
 		return -1;
 	}

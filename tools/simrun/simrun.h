@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Running a bench workload on simulated CPUs (tools/sim/run.c), the
- * contention report (tools/sim/c2c.c) and vfslab sim's command line
- * (tools/sim/cmd.c).
+ * The simulator's front end, on the machine in tools/sim/: running a bench
+ * workload on simulated CPUs (tools/simrun/run.c), the contention report
+ * (tools/simrun/c2c.c) and vfslab sim's command line (tools/simrun/cmd.c,
+ * whose cmd_sim() is the sim command of the vfslab-sim program).
  */
-#ifndef VFSLAB_TOOLS_SIM_SIMRUN_H
-#define VFSLAB_TOOLS_SIM_SIMRUN_H
+#ifndef VFSLAB_TOOLS_SIMRUN_SIMRUN_H
+#define VFSLAB_TOOLS_SIMRUN_SIMRUN_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -81,12 +82,10 @@ struct sim_result {
 int sim_run_workload(const struct sim_run_opts *o, const struct vfs_config *cfg,
 		     struct sim_result *out);
 
-/* The report (tools/sim/c2c.c). */
+/* The report (tools/simrun/c2c.c). */
 void c2c_build(struct c2c_report *r, const struct vfs_config *cfg, unsigned int top);
 void c2c_free(struct c2c_report *r);
 void c2c_print(FILE *f, const struct c2c_report *r, uint64_t ops, const char *label);
 void c2c_json(FILE *f, const struct c2c_report *r, uint64_t ops);
 
-int sim_cmd(int argc, char **argv);
-
-#endif /* VFSLAB_TOOLS_SIM_SIMRUN_H */
+#endif /* VFSLAB_TOOLS_SIMRUN_SIMRUN_H */

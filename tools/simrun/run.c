@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "lib/compiler.h"
-#include "tools/sim/simrun.h"
+#include "tools/simrun/simrun.h"
 
 #define SIM_BASE "/tmp/vfslab-sim"
 

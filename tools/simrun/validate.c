@@ -29,7 +29,7 @@
 #include "tools/bench/bench.h"
 #include "tools/cmd.h"
 #include "tools/scenarios.h"
-#include "tools/sim/calib.h"
+#include "tools/simrun/calib.h"
 
 #define NATIVE_WORKLOAD_BAND 0.20
 #define NATIVE_SCENARIO_BAND 0.10

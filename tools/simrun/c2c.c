@@ -13,7 +13,7 @@
 
 #include "lib/compiler.h"
 #include "tools/bench/bench.h"
-#include "tools/sim/simrun.h"
+#include "tools/simrun/simrun.h"
 #include "vfs/layout.h"
 
 #define C2C_ROWS 8

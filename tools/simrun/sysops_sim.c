@@ -4,7 +4,7 @@
  * syscall entry and exit cost charged around each, and the exit a
  * quiescent point where the vCPU's released RCU callbacks run.
  */
-#include "tools/sim/simrun.h"
+#include "tools/simrun/simrun.h"
 #include "vfs/vfs.h"
 
 #define T(c) (((struct sim_ctx *)(c))->task)

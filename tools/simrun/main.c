@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * vfslab-sim: the vfslab program built on the simulator's copy of lib/ and
- * vfs/ (every memory access instrumented, RCU simulated). `vfslab sim`
- * execs it. It runs `sim`, and runs fstest, walk and layout on one
- * simulated CPU, so the simulator's build can be checked against the same
- * scripts as vfslab's. Other commands need real threads: use vfslab.
+ * vfslab-sim: the vfslab program (vfslab_main(), tools/vfslab.c) built on
+ * the simulator's copy of lib/ and vfs/ (every memory access instrumented,
+ * RCU simulated), a helper that `vfslab sim` execs. It runs `sim`, and runs
+ * fstest, walk and layout on one simulated CPU, so the simulator's build
+ * can be checked against the same scripts as vfslab's. Other commands need
+ * real threads: use vfslab.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/arch.h"
+#include "tools/cmd.h"
 #include "tools/sim/sim.h"
-
-#undef main /* vfslab's main() is vfslab_main() here (tools/sim/toolmain.h) */
-int vfslab_main(int argc, char **argv);
 
 static struct {
 	int argc;
@@ -41,6 +41,8 @@ int main(int argc, char **argv)
 {
 	void *args[1] = { NULL };
 
+	sim_thread_new = lib_thread_new;
+	sim_thread_switch = lib_thread_switch;
 	if (argc < 2 || argv[1][0] == '-' || !strcmp(argv[1], "sim") || !strcmp(argv[1], "help") ||
 	    !strcmp(argv[1], "scenarios"))
 		return vfslab_main(argc, argv);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The C library replacements the simulated code calls (tools/sim/hooks.h
- * renames its calls to these): tools/sim/runtime.c and tools/sim/alloc.c.
+ * The C library of the simulator port (lib/arch.h): lib/arch_sim.h renames
+ * the calls lib/ and vfs/ make to these, and the port defines them.
  */
-#ifndef VFSLAB_TOOLS_SIM_LIBC_HOOKS_H
-#define VFSLAB_TOOLS_SIM_LIBC_HOOKS_H
+#ifndef VFSLAB_LIB_ARCH_LIBC_H
+#define VFSLAB_LIB_ARCH_LIBC_H
 
 #include <stddef.h>
 #include <time.h>
@@ -33,4 +33,4 @@ void vfslab_sim_sdallocx(void *p, size_t size, int flags);
 
 int vfslab_sim_clock_gettime(clockid_t clk, struct timespec *ts);
 
-#endif /* VFSLAB_TOOLS_SIM_LIBC_HOOKS_H */
+#endif /* VFSLAB_LIB_ARCH_LIBC_H */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Included first in every file of the simulator's copy of lib/ and vfs/
- * (-include, with -fsanitize=thread -DVFSLAB_SIM): the C library calls that
- * touch VFS memory go to the simulator, so that
+ * Included first in every file of lib/ and vfs/ built for the simulator
+ * port (-include, with -fsanitize=thread -DVFSLAB_SIM): the C library
+ * calls that touch VFS memory go to the port (lib/arch_libc.h), so that
  *  - memcpy, memcmp, strlen and friends are seen (the C library is not
  *    instrumented, and gcc 12 emits plain calls for them);
  *  - the heap is the simulator's, at fixed addresses, so that object
@@ -11,8 +11,8 @@
  * The system headers come first so that their declarations keep the real
  * names; only the calls in our sources are renamed.
  */
-#ifndef VFSLAB_TOOLS_SIM_HOOKS_H
-#define VFSLAB_TOOLS_SIM_HOOKS_H
+#ifndef VFSLAB_LIB_ARCH_SIM_H
+#define VFSLAB_LIB_ARCH_SIM_H
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +21,7 @@
 #include <jemalloc/jemalloc.h>
 #endif
 
-#include "tools/sim/libc_hooks.h"
+#include "lib/arch_libc.h"
 
 #define memcpy vfslab_sim_memcpy
 #define memmove vfslab_sim_memmove
@@ -47,4 +47,4 @@
 
 #define clock_gettime vfslab_sim_clock_gettime
 
-#endif /* VFSLAB_TOOLS_SIM_HOOKS_H */
+#endif /* VFSLAB_LIB_ARCH_SIM_H */
