@@ -500,9 +500,18 @@ static bool fast_dput(struct vfs *v, struct dentry *d)
 	}
 	return false;
 locked:
-	/* Slow path: the count is still ours to drop, under the lock. */
-	if (lockref_count(lr) > 1) {
-		d_count_add_locked(v, d, -1);
+	/*
+	 * Slow path: the count is still ours to drop, under the lock. An
+	 * atomic d_count may still fall beside us (others' lockless puts), so
+	 * "more than one left" and the drop must be one atomic step; once it
+	 * fails ours is the last reference and nobody else can touch it.
+	 */
+	if (v->cfg.dcount == DCOUNT_ATOMIC && lockref_count_dec_unless_one(lr)) {
+		spin_unlock(&lr->lock);
+		return true;
+	}
+	if (v->cfg.dcount != DCOUNT_ATOMIC && lockref_count(lr) > 1) {
+		lockref_count_add(lr, -1);
 		spin_unlock(&lr->lock);
 		return true;
 	}
