@@ -63,6 +63,17 @@ static __always_inline void spin_track(struct sim_vcpu *v, uint64_t line)
 		v->spin_lines[v->nspin++] = line;
 }
 
+/* The run's perturbation for one miss (sim_set_seed()): xorshift64. */
+static __always_inline uint64_t jitter(struct sim_vcpu *v)
+{
+	if (!sim.jitter_ps)
+		return 0;
+	v->rng ^= v->rng << 13;
+	v->rng ^= v->rng >> 7;
+	v->rng ^= v->rng << 17;
+	return v->rng % sim.jitter_ps;
+}
+
 /* Wait until every buffered store is done (a locked RMW, a fence). */
 static __always_inline void sb_drain(struct sim_vcpu *v)
 {
@@ -103,7 +114,8 @@ static void store_miss(struct sim_vcpu *v, struct coh_line *l, uintptr_t a, uint
 		}
 	}
 	done = coh_miss(&sim.coh, l, v->id, v->clock, COH_WRITE, a & 63, pc, v->measuring, v->clock,
-			false);
+			false) +
+	       jitter(v);
 	/* Stores complete in program order. */
 	if (done < v->sb_last)
 		done = v->sb_last;
@@ -169,10 +181,11 @@ static void acquire(struct sim_vcpu *v, uintptr_t a, enum coh_kind kind, uintptr
 			l = coh_line_get(c, line); /* the table may have grown */
 		}
 		done = coh_miss(c, l, v->id, start, kind, a & 63, pc, v->measuring, issued, true);
-		v->clock = done > mid ? done : mid;
+		v->clock = (done > mid ? done : mid) + jitter(v);
 		return;
 	}
-	v->clock = coh_miss(c, l, v->id, issued, kind, a & 63, pc, v->measuring, issued, false);
+	v->clock = coh_miss(c, l, v->id, issued, kind, a & 63, pc, v->measuring, issued, false) +
+		   jitter(v);
 }
 
 static __always_inline void charge(struct sim_vcpu *v, uintptr_t a, unsigned int size,

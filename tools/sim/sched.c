@@ -452,6 +452,24 @@ void sim_set_entry_ns(double ns)
 	sim.syscall_ps = (uint64_t)(ns * 1000 + 0.5);
 }
 
+/* splitmix64: seeds each vCPU's stream from (seed, vCPU). */
+static uint64_t splitmix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+#define SIM_JITTER_PS 2000
+
+void sim_set_seed(uint64_t seed)
+{
+	sim.jitter_ps = seed ? SIM_JITTER_PS : 0;
+	for (unsigned int i = 0; i < sim.nr; i++)
+		sim.vcpus[i].rng = splitmix(seed * 0x100000001b3ull + i) | 1;
+}
+
 void sim_teardown(void)
 {
 	if (sim.vcpus) {

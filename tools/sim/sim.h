@@ -49,6 +49,7 @@ struct sim_vcpu {
 	unsigned int sb_head, sb_n;
 	uint64_t sb_last; /* the youngest store's completion */
 	uint64_t sb_stalls; /* a store found the buffer full */
+	uint64_t rng; /* the perturbation's state (sim_set_seed) */
 	/*
 	 * Spin detection: the lines read (all hits) since the last
 	 * cpu_relax(). An iteration that only re-read lines it holds will
@@ -87,6 +88,7 @@ struct sim {
 	uint64_t limit; /* the running vCPU yields once past this */
 	uint64_t syscall_ps, pause_ps, fence_ps;
 	uint64_t instr_fs; /* one instruction: cpi / ghz */
+	uint64_t jitter_ps; /* a miss costs up to this much more; 0: none */
 	unsigned int sb_depth;
 	void *main_sp;
 	void *main_ucontext;
@@ -119,6 +121,16 @@ extern void (*sim_thread_switch)(struct lib_thread *prev, const struct lib_threa
 int sim_setup(const struct sim_profile *p, unsigned int nr);
 /* The syscall entry cost, when a command sets it (--entry-ns); after sim_setup(). */
 void sim_set_entry_ns(double ns);
+/*
+ * Perturb the run (after sim_setup()): with @seed != 0 every miss costs a
+ * pseudo-random 0 to 2 ns more, a different sequence per seed and vCPU.
+ * Alameldeen and Wood (HPCA 2003, "Variability in Architectural
+ * Simulations of Multi-threaded Workloads") showed that one run of a
+ * multi-threaded workload can land anywhere in a wide range, and that
+ * runs with small random perturbations, averaged, give the result with
+ * its spread. Still deterministic: the same seed, the same run.
+ */
+void sim_set_seed(uint64_t seed);
 void sim_teardown(void);
 /* Create the vCPUs' contexts running @fn(@args[i]) and run them all to the end. */
 void sim_run(void (*fn)(void *arg), void **args);

@@ -20,6 +20,8 @@
 #define SIM_DEFAULT_TOP 4
 /* Scenario runs: about this many operations in all, 100 to 2000 per vCPU. */
 #define SIM_SCENARIO_TOTAL_OPS 60000
+/* Scenario runs: the mean of this many perturbed runs (sim_set_seed()). */
+#define SIM_SCENARIO_SEEDS 3
 
 /* Which profile stands for the machine each seed was measured on. */
 static const struct {
@@ -48,6 +50,8 @@ struct sim_cli {
 	int nr_profiles;
 	unsigned long ops;
 	bool ops_set;
+	unsigned int seeds; /* perturbed runs averaged (sim_set_seed()); 1: one unperturbed */
+	bool seeds_set;
 	double entry_ns; /* < 0: the profile's syscall cost */
 	unsigned int top;
 	enum bench_format fmt;
@@ -78,6 +82,9 @@ static void usage(FILE *f)
 		"                      1,2,4,8,16, a scenario's published count)\n"
 		"  --ops N             iterations per virtual CPU (default %d; a scenario\n"
 		"                      picks 100-2000 by CPU count)\n"
+		"  --seeds N           average N runs, each miss perturbed by 0-2 ns with its\n"
+		"                      own seed, and give the ratio's range over them (1 to\n"
+		"                      16; default 1, unperturbed; a scenario: 3)\n"
 		"  --profile NAME|FILE|all  the machine: spr, zen4, kunpeng920, or a profile\n"
 		"                      file (`vfslab sim calibrate` writes one; default spr,\n"
 		"                      a scenario's own machine)\n"
@@ -147,57 +154,146 @@ static void speed_report(void)
 		speed.accesses / speed.host_s / 1e6, speed.host_s * 1e6 / speed.ops, speed.host_s);
 }
 
+/* Add run @x into the sum @r (the perturbed runs of one point). */
+static void result_add(struct sim_result *r, const struct sim_result *x)
+{
+	r->br.median += x->br.median;
+	r->br.min += x->br.min;
+	r->br.max += x->br.max;
+	for (int k = 0; k < 2; k++)
+		r->br.score[k] += x->br.score[k];
+	for (int k = 0; k < VFS_EV_NR; k++)
+		r->br.ev_per_op[k] += x->br.ev_per_op[k];
+	r->br.errors += x->br.errors;
+	r->op_ns += x->op_ns;
+	r->per_op.hitm += x->per_op.hitm;
+	r->per_op.rfo += x->per_op.rfo;
+	r->per_op.inval += x->per_op.inval;
+	r->per_op.rmw_xfer += x->per_op.rmw_xfer;
+	r->per_op.clean += x->per_op.clean;
+	r->per_op.stall_ns += x->per_op.stall_ns;
+	r->instrs_per_op += x->instrs_per_op;
+	r->sb_stalls_per_op += x->sb_stalls_per_op;
+}
+
+/* The mean of @n runs summed by result_add(). */
+static void result_div(struct sim_result *r, unsigned int n)
+{
+	r->br.median /= n;
+	r->br.min /= n;
+	r->br.max /= n;
+	for (int k = 0; k < 2; k++)
+		r->br.score[k] /= n;
+	for (int k = 0; k < VFS_EV_NR; k++)
+		r->br.ev_per_op[k] /= n;
+	r->op_ns /= n;
+	r->per_op.hitm /= n;
+	r->per_op.rfo /= n;
+	r->per_op.inval /= n;
+	r->per_op.rmw_xfer /= n;
+	r->per_op.clean /= n;
+	r->per_op.stall_ns /= n;
+	r->instrs_per_op /= n;
+	r->sb_stalls_per_op /= n;
+}
+
+#define SIM_MAX_SEEDS 16
+
+/* One side at one CPU count, perturbed @c->seeds times; its rate per seed in @rate. */
+static int run_point(struct sim_cli *c, const struct sim_profile *p, int k, int s,
+		     struct sim_result *r, double *rate)
+{
+	static struct sim_result tmp;
+	struct bench_opts *o = &c->o;
+	unsigned int n = c->seeds;
+
+	for (unsigned int seed = 0; seed < n; seed++) {
+		struct sim_run_opts ro = {
+			.wl = o->wl,
+			.prof = p,
+			.processes = o->processes,
+			.cpus = o->tasks[k],
+			.ops = c->ops,
+			.entry_ns = c->entry_ns,
+			.seed = n > 1 ? seed + 1 : 0,
+			.c2c_top = seed ? 0 : c->top,
+		};
+		struct sim_result *x = seed ? &tmp : r;
+		double t0 = now_s();
+
+		if (c->progress)
+			fprintf(stderr, "%s: %s, %d CPUs of %s%s...", o->wl->name,
+				o->sides[s].label, o->tasks[k], p->name,
+				n > 1 ? ", perturbed" : "");
+		if (sim_run_workload(&ro, &o->sides[s].cfg, x)) {
+			if (c->progress)
+				fputc('\n', stderr);
+			cli_error("sim", "%s, %d CPUs: the run failed", o->sides[s].label,
+				  o->tasks[k]);
+			return -1;
+		}
+		if (c->progress)
+			fprintf(stderr, " %.1f s, %llu switches\n", now_s() - t0,
+				(unsigned long long)x->switches);
+		speed_add(x);
+		rate[seed] = x->br.median;
+		if (seed) {
+			result_add(r, x);
+			r->ops += x->ops;
+			r->accesses += x->accesses;
+			c2c_free(&x->c2c);
+		}
+	}
+	if (n > 1)
+		result_div(r, n);
+	r->br.side = s;
+	return 0;
+}
+
 /* One profile: every side at every CPU count. res[i] in bench order. */
 static int run_all(struct sim_cli *c, const struct sim_profile *p, struct sim_result *res, int *nr)
 {
 	struct bench_opts *o = &c->o;
+	static double rate[BENCH_MAX_SIDES][SIM_MAX_SEEDS];
 
 	*nr = 0;
 	for (int k = 0; k < o->nr_tasks; k++) {
-		for (int s = 0; s < o->nr_sides; s++) {
-			struct sim_run_opts ro = {
-				.wl = o->wl,
-				.prof = p,
-				.processes = o->processes,
-				.cpus = o->tasks[k],
-				.ops = c->ops,
-				.entry_ns = c->entry_ns,
-				.c2c_top = c->top,
-			};
-			struct sim_result *r = &res[*nr];
-			double t0 = now_s();
+		int base = *nr;
 
-			if (c->progress)
-				fprintf(stderr, "%s: %s, %d CPUs of %s...", o->wl->name,
-					o->sides[s].label, o->tasks[k], p->name);
-			if (sim_run_workload(&ro, &o->sides[s].cfg, r)) {
-				if (c->progress)
-					fputc('\n', stderr);
-				cli_error("sim", "%s, %d CPUs: the run failed", o->sides[s].label,
-					  o->tasks[k]);
+		for (int s = 0; s < o->nr_sides; s++) {
+			if (run_point(c, p, k, s, &res[*nr], rate[s]))
 				return -1;
-			}
-			if (c->progress)
-				fprintf(stderr, " %.1f s, %llu switches\n", now_s() - t0,
-					(unsigned long long)r->switches);
-			speed_add(r);
-			r->br.side = s;
 			(*nr)++;
 		}
-	}
-	/* Ratios against side 0 at the same CPU count, interval by interval. */
-	for (int i = 0; i < *nr; i++) {
-		struct bench_result *b = &res[i].br, *b0 = &res[i - b->side].br;
+		/*
+		 * Ratios against side 0 at the same CPU count: of the means,
+		 * ranging over the perturbed runs (seed by seed) or, with one
+		 * run, over its intervals.
+		 */
+		for (int s = 0; s < o->nr_sides; s++) {
+			struct bench_result *b = &res[base + s].br, *b0 = &res[base].br;
 
-		b->ratio = b0->median ? b->median / b0->median : 0;
-		b->ratio_min = b->ratio_max = 0;
-		for (int k = 0; k < b->nr_samples; k++) {
-			double q = b0->samples[k] ? b->samples[k] / b0->samples[k] : 0;
+			b->ratio = b0->median ? b->median / b0->median : 0;
+			b->ratio_min = b->ratio_max = 0;
+			if (c->seeds > 1) {
+				for (unsigned int k2 = 0; k2 < c->seeds; k2++) {
+					double q = rate[0][k2] ? rate[s][k2] / rate[0][k2] : 0;
 
-			if (!k || q < b->ratio_min)
-				b->ratio_min = q;
-			if (!k || q > b->ratio_max)
-				b->ratio_max = q;
+					if (!k2 || q < b->ratio_min)
+						b->ratio_min = q;
+					if (!k2 || q > b->ratio_max)
+						b->ratio_max = q;
+				}
+				continue;
+			}
+			for (int k2 = 0; k2 < b->nr_samples; k2++) {
+				double q = b0->samples[k2] ? b->samples[k2] / b0->samples[k2] : 0;
+
+				if (!k2 || q < b->ratio_min)
+					b->ratio_min = q;
+				if (!k2 || q > b->ratio_max)
+					b->ratio_max = q;
+			}
 		}
 	}
 	return 0;
@@ -221,6 +317,11 @@ static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		"mode %s, %lu iterations per virtual CPU, rate over the window where all "
 		"run past warm-up\n",
 		o->processes ? "processes" : "threads", c->ops);
+	if (c->seeds > 1)
+		fprintf(f,
+			"each row the mean of %u runs, every miss perturbed by 0-2 ns (a seed each); "
+			"the ratio's range is over them\n",
+			c->seeds);
 	fprintf(f, "profile %s\n", p->notes);
 	{
 		int most = 0;
@@ -470,6 +571,8 @@ static int run_scenario(struct sim_cli *base, const struct scenario *s, bool c2c
 		c.o.tasks[0] = def_cpus > SIM_MAX_CPUS ? SIM_MAX_CPUS : def_cpus;
 		c.o.nr_tasks = 1;
 	}
+	if (!c.seeds_set)
+		c.seeds = SIM_SCENARIO_SEEDS;
 	if (!c.ops_set) {
 		c.ops = SIM_SCENARIO_TOTAL_OPS / c.o.tasks[c.o.nr_tasks - 1];
 		c.ops = c.ops < 100 ? 100 : c.ops > 2000 ? 2000 : c.ops;
@@ -502,6 +605,9 @@ static int run_scenario(struct sim_cli *base, const struct scenario *s, bool c2c
 				       res[i].br.tasks, p->name, ratio,
 				       c.o.wl->score_names[0] ? " in " : "",
 				       c.o.wl->score_names[0] ? c.o.wl->score_names[0] : "");
+				if (c.seeds > 1 && !c.o.wl->score_names[0])
+					printf(" (%.3f-%.3f over %u perturbed runs)",
+					       res[i].br.ratio_min, res[i].br.ratio_max, c.seeds);
 				if (s->published)
 					printf("; published %.3fx at %d CPUs (%s)", s->published,
 					       s->published_cpus, s->source);
@@ -574,6 +680,7 @@ static int sim_cmd_run(int argc, char **argv)
 		{ "variant", required_argument, NULL, 'v' },
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "ops", required_argument, NULL, 'n' },
+		{ "seeds", required_argument, NULL, 'S' },
 		{ "profile", required_argument, NULL, 'p' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "report", required_argument, NULL, 'r' },
@@ -597,6 +704,7 @@ static int sim_cmd_run(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	bench_cli_defaults(&c.o);
 	c.ops = SIM_DEFAULT_OPS;
+	c.seeds = 1;
 	c.entry_ns = -1;
 	c.top = SIM_DEFAULT_TOP;
 	c.fmt = BENCH_TABLE;
@@ -683,6 +791,15 @@ static int sim_cmd_run(int argc, char **argv)
 			break;
 		case 'P':
 			c.plot_file = optarg;
+			break;
+		case 'S':
+			c.seeds = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end || !*optarg || optarg[0] == '-' || !c.seeds ||
+			    c.seeds > SIM_MAX_SEEDS) {
+				cli_error("sim", "--seeds: 1 to %d", SIM_MAX_SEEDS);
+				return 2;
+			}
+			c.seeds_set = true;
 			break;
 		case 'e':
 			c.entry_ns = strtod(optarg, &end);

@@ -296,6 +296,7 @@ int sim_run_workload(const struct sim_run_opts *o, const struct vfs_config *cfg,
 		return -1;
 	if (o->entry_ns >= 0)
 		sim_set_entry_ns(o->entry_ns);
+	sim_set_seed(o->seed);
 	r.w = calloc(o->cpus, sizeof(*r.w));
 	args = calloc(o->cpus, sizeof(*args));
 	if (!r.w || !args)
