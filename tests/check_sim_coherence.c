@@ -33,6 +33,7 @@ static const struct sim_profile toy = {
 	.mem_ns = 200,
 	.atomic_ns = 10,
 	.upgrade = 0.5,
+	.corun_speed = 1,
 	.pause_ns = 30,
 	.syscall_ns = 100,
 	.store_buffer = 4,

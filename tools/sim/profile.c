@@ -97,6 +97,7 @@ static const char *const builtin_text[] = {
 	"mem_ns = 122             # [AT-ROME]: PROXY\n"
 	"atomic_ns = 5.0          # [UOPS] 19 cycles at 3.8 GHz\n"
 	"upgrade = 0              # [HOST] an Intel core of the same generation\n"
+	"corun_speed = 1          # a core per CPU (SMT siblings share none here)\n"
 	"pause_ns = 36.8          # [INTEL-OPT] 140 cycles at 3.8 GHz\n"
 	"syscall_ns = 191         # [ORCL] Skylake-X: PROXY\n"
 	"store_buffer = 114       # [INTEL-AD21]\n",
@@ -121,6 +122,7 @@ static const char *const builtin_text[] = {
 	"mem_ns = 122             # [AT-ROME]: PROXY\n"
 	"atomic_ns = 5.3          # [NV] SMT-sibling CAS: a locked CAS on an L1 line\n"
 	"upgrade = 0.8            # [ZEN3-LC]: PROXY\n"
+	"corun_speed = 1          # a core per CPU (SMT siblings share none here)\n"
 	"pause_ns = 45.2          # [INTEL-OPT] 140 cycles at 3.1 GHz: PROXY\n"
 	"syscall_ns = 191         # [ORCL] Skylake-X: PROXY\n"
 	"store_buffer = 64        # [AMD-19H]\n",
@@ -145,6 +147,7 @@ static const char *const builtin_text[] = {
 	"mem_ns = 122             # [AT-ROME]: PROXY\n"
 	"atomic_ns = 4.9          # [UOPS] 19 cycles at 3.9 GHz: PROXY\n"
 	"upgrade = 0              # [HOST]: PROXY\n"
+	"corun_speed = 1          # a core per CPU (SMT siblings share none here)\n"
 	"pause_ns = 35.9          # [INTEL-OPT] 140 cycles (Skylake and later) at 3.9 GHz\n"
 	"syscall_ns = 191         # [ORCL] Skylake-X, the same core\n"
 	"store_buffer = 56        # [INTEL-OPT] Skylake server: 56 entries\n",
@@ -170,6 +173,7 @@ static const char *const builtin_text[] = {
 	"mem_ns = 122             # [AT-ROME]: PROXY\n"
 	"atomic_ns = 7.3          # [UOPS] 19 x86 cycles at 2.6 GHz: PROXY\n"
 	"upgrade = 0              # [HOST]: PROXY\n"
+	"corun_speed = 1          # a core per CPU (SMT siblings share none here)\n"
 	"pause_ns = 0.4           # arm64 cpu_relax() is one YIELD\n"
 	"syscall_ns = 191         # [ORCL] Skylake-X: PROXY\n"
 	"store_buffer = 64        # [AMD-19H]: PROXY\n",
@@ -209,6 +213,7 @@ static const struct field {
 	F("mem_ns", K_DOUBLE, mem_ns),
 	F("atomic_ns", K_DOUBLE, atomic_ns),
 	F("upgrade", K_DOUBLE, upgrade),
+	F("corun_speed", K_DOUBLE, corun_speed),
 	F("pause_ns", K_DOUBLE, pause_ns),
 	F("syscall_ns", K_DOUBLE, syscall_ns),
 	F("store_buffer", K_UINT, store_buffer),
@@ -238,6 +243,8 @@ static bool in_range(const struct field *f, double v)
 		return v > 0.1 && v <= 10;
 	if (!strcmp(f->key, "cpi"))
 		return v > 0.01 && v <= 20;
+	if (!strcmp(f->key, "corun_speed"))
+		return v > 0.05 && v <= 1;
 	return v >= 0 && v <= 1e6;
 }
 

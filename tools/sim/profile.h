@@ -53,6 +53,14 @@ struct sim_profile {
 	 * fraction of a transfer at the farthest sharer's distance.
 	 */
 	double upgrade;
+	/*
+	 * Each CPU's speed on its own work while others run too: 1 where
+	 * every CPU has a core to itself; less where CPUs share execution
+	 * (a host's quota, or SMT siblings if a profile counts them so).
+	 * It stretches instruction and syscall time when more than one
+	 * vCPU runs.
+	 */
+	double corun_speed;
 	double pause_ns; /* one cpu_relax() */
 	double syscall_ns; /* syscall entry plus exit */
 	unsigned int store_buffer; /* entries: plain stores retire into it */

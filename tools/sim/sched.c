@@ -401,10 +401,11 @@ int sim_setup(const struct sim_profile *p, unsigned int nr)
 	memset(&sim, 0, sizeof(sim));
 	sim.prof = p;
 	sim.nr = nr;
-	sim.syscall_ps = (uint64_t)(p->syscall_ns * 1000 + 0.5);
+	sim.syscall_ps = (uint64_t)(p->syscall_ns / (nr > 1 ? p->corun_speed : 1) * 1000 + 0.5);
 	sim.pause_ps = (uint64_t)(p->pause_ns * 1000 + 0.5);
 	sim.fence_ps = (uint64_t)(p->atomic_ns * 1000 + 0.5);
-	sim.instr_fs = (uint64_t)(p->cpi / p->ghz * 1e6 + 0.5);
+	/* With company, each CPU's own work runs at the profile's co-run speed. */
+	sim.instr_fs = (uint64_t)(p->cpi / p->ghz / (nr > 1 ? p->corun_speed : 1) * 1e6 + 0.5);
 	sim.sb_depth = p->store_buffer < SIM_SB_MAX ? p->store_buffer : SIM_SB_MAX;
 	sim.stack_size = nr == 1 ? SIM_STACK_SIZE_ONE : SIM_STACK_SIZE;
 	if (coh_init(&sim.coh, p, nr))
@@ -449,7 +450,7 @@ int sim_setup(const struct sim_profile *p, unsigned int nr)
 
 void sim_set_entry_ns(double ns)
 {
-	sim.syscall_ps = (uint64_t)(ns * 1000 + 0.5);
+	sim.syscall_ps = (uint64_t)(ns / (sim.nr > 1 ? sim.prof->corun_speed : 1) * 1000 + 0.5);
 }
 
 /* splitmix64: seeds each vCPU's stream from (seed, vCPU). */

@@ -248,6 +248,9 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 	p->mem_ns = host_chase_ns(1u << 30);
 	p->atomic_ns = host_atomic_ns();
 	p->pause_ns = host_pause_ns();
+	p->corun_speed = host_corun_speed(a, b);
+	if (p->corun_speed > 1)
+		p->corun_speed = 1;
 	{
 		double v[5];
 
@@ -269,6 +272,8 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 			l1_ns, l2 / 2048, l2_ns, 4 * l2 / 1024, p->llc_ns, p->mem_ns);
 		fprintf(log, "# lock xadd %.2f ns; pause %.2f ns; getppid %.1f ns\n", p->atomic_ns,
 			p->pause_ns, p->syscall_ns);
+		fprintf(log, "# a private loop on both CPUs runs at %.2f of its speed alone\n",
+			p->corun_speed);
 	}
 	p->cpi = measure_cpi(p->ghz, o, log);
 	if (p->cpi <= 0) {

@@ -245,6 +245,61 @@ double host_atomic_ns(void)
 	return best(v, RUNS);
 }
 
+/* A private, CPU-bound loop on @cpu: ns it took. */
+struct corun {
+	int cpu;
+	pthread_barrier_t *start;
+	double ns;
+};
+
+static double spin_ns(void)
+{
+	volatile uint64_t x = 0;
+	double t0 = now_ns();
+
+	for (uint64_t i = 0; i < 20000000; i++)
+		x += i;
+	return now_ns() - t0;
+}
+
+static void *corun_main(void *arg)
+{
+	struct corun *c = arg;
+
+	pin(c->cpu);
+	if (c->start)
+		pthread_barrier_wait(c->start);
+	c->ns = spin_ns();
+	return NULL;
+}
+
+double host_corun_speed(int cpu_a, int cpu_b)
+{
+	double alone[RUNS], both[RUNS];
+	pthread_barrier_t start;
+
+	for (int r = 0; r < RUNS; r++) {
+		struct corun one = { .cpu = cpu_a }, two[2] = { { .cpu = cpu_a, .start = &start },
+								{ .cpu = cpu_b, .start = &start } };
+		pthread_t t[2];
+
+		if (pthread_create(&t[0], NULL, corun_main, &one))
+			return -1;
+		pthread_join(t[0], NULL);
+		alone[r] = one.ns;
+		pthread_barrier_init(&start, NULL, 2);
+		for (int i = 0; i < 2; i++)
+			if (pthread_create(&t[i], NULL, corun_main, &two[i]))
+				return -1;
+		for (int i = 0; i < 2; i++)
+			pthread_join(t[i], NULL);
+		pthread_barrier_destroy(&start);
+		/* The slower of the pair: the pair finishes when it does. */
+		both[r] = two[0].ns > two[1].ns ? two[0].ns : two[1].ns;
+	}
+	return best(alone, RUNS) / best(both, RUNS);
+}
+
 double host_pause_ns(void)
 {
 	double v[RUNS];

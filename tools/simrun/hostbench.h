@@ -24,6 +24,12 @@ double host_handoff_ns(int cpu_a, int cpu_b, enum host_handoff how);
 double host_chase_ns(size_t bytes);
 /* A locked RMW on a line this CPU holds (a dependent chain). */
 double host_atomic_ns(void);
+/*
+ * How fast each of @cpu_a and @cpu_b runs private work while the other
+ * does too, against alone: 1 for two cores of their own, about 0.6 for
+ * SMT siblings, or what a host's CPU quota leaves.
+ */
+double host_corun_speed(int cpu_a, int cpu_b);
 /* One cpu_relax() (PAUSE). */
 double host_pause_ns(void);
 /* The size of one CPU's private L2 (sysfs), or @dflt. */

@@ -209,9 +209,11 @@ static int part_native(const struct validate_opts *o, struct tally *t)
 	printf("%-12s %10s %10s %13s %8s %8s %8s  %s\n", "workload", "predicted", "measured",
 	       "pairs' range", "error", "1-CPU ns", "native", "2 threads / 1 thread, band 20%");
 	for (unsigned int i = 0; i < nw; i++) {
-		const char *args[] = { wls[i]->name, "--cpus",	  "1,2",      "--mode",
-				       "threads",    "--profile", o->profile, "--entry-ns",
-				       entry,	     "--ops",	  ops,	      NULL };
+		/* --workload: dcount is a workload and a scenario. */
+		const char *args[] = { "--workload", wls[i]->name, "--cpus",	"1,2",
+				       "--mode",     "threads",	   "--profile", o->profile,
+				       "--entry-ns", entry,	   "--ops",	ops,
+				       NULL };
 		struct sim_tsv_row rows[4];
 		double pred, meas, err, lo, hi, one_ns;
 
