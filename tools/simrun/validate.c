@@ -378,7 +378,7 @@ static int part_artefacts(struct tally *t)
 				return -1;
 			/* Within half a percent of 1.0 the direction is lost too. */
 			flat |= fabs(r - 1) < 0.005;
-			flip |= !flat && (r > 1) != (s->published > 1);
+			flip |= fabs(r - 1) >= 0.005 && (r > 1) != (s->published > 1);
 			printf(" %10.3fx", r);
 			fflush(stdout);
 		}
