@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# doc/vfslab.1 and the program cannot drift: for every command `vfslab
+# help` lists, the long options its --help mentions and the long options
+# its entry in the man page's COMMANDS section mentions must be the same
+# set. (`help` has no --help of its own: its help is `vfslab help`.)
+# Prints each command's differences both ways.
+set -u
+vfslab=${top_builddir:-.}/tools/vfslab
+man=${srcdir:-.}/doc/vfslab.1
+work=$(mktemp -d "${TMPDIR:-/tmp}/man.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT
+
+cmds=$("$vfslab" help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')
+if [ -z "$cmds" ] || [ ! -f "$man" ]; then
+	echo "man_options: no commands from '$vfslab help', or no $man" >&2
+	exit 99
+fi
+
+# Long options in text on stdin, one per line, sorted; roff escapes and
+# font changes dropped first.
+longopts() {
+	sed -e 's/\\f[BIRP]//g' -e 's/\\f(..//g' -e 's/\\-/-/g' |
+		grep -o -- '--[a-z0-9][a-z0-9-]*' | sort -u
+}
+
+fail=0
+for c in $cmds; do
+	if [ "$c" = help ]; then
+		# Without the command summaries: each is its command's to check.
+		"$vfslab" help >"$work/all" || exit 99
+		grep -v '^  [a-z]* ' "$work/all" >"$work/help"
+	elif ! "$vfslab" "$c" --help >"$work/help"; then
+		echo "FAIL: vfslab $c --help exited $?"
+		fail=1
+		continue
+	fi
+	longopts <"$work/help" >"$work/from-help"
+	# The command's entry: from ".B CMD" after a .TP to the next command's
+	# entry or the next section.
+	awk -v cmd="$c" -v all=" $(echo $cmds) " '
+		/^\.SH/ { on = 0; commands = ($0 ~ /^\.SH COMMANDS/) }
+		commands && prev == ".TP" && /^\.B [a-z]/ {
+			name = $2
+			if (index(all, " " name " "))
+				on = (name == cmd)
+		}
+		on { print }
+		{ prev = $0 }' "$man" >"$work/entry"
+	if [ ! -s "$work/entry" ]; then
+		echo "FAIL: $c: no entry in $man's COMMANDS"
+		fail=1
+		continue
+	fi
+	longopts <"$work/entry" >"$work/from-man"
+	only_help=$(comm -23 "$work/from-help" "$work/from-man" | tr '\n' ' ')
+	only_man=$(comm -13 "$work/from-help" "$work/from-man" | tr '\n' ' ')
+	if [ -n "$only_help$only_man" ]; then
+		[ -n "$only_help" ] && echo "FAIL: $c: in --help, not in vfslab.1: $only_help"
+		[ -n "$only_man" ] && echo "FAIL: $c: in vfslab.1, not in --help: $only_man"
+		fail=1
+	else
+		echo "PASS: $c: $(wc -l <"$work/from-help" | tr -d ' ') long options, the same in both"
+	fi
+done
+exit $fail
