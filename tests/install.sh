@@ -15,16 +15,7 @@ dest=$(cd "${top_builddir:-.}/examples/destdir" 2>/dev/null && pwd) || {
 }
 work=$(mktemp -d "${TMPDIR:-/tmp}/install.XXXXXX") || exit 99
 trap 'rm -rf "$work"' EXIT
-pass=0
-fail=0
-ok() {
-	echo "PASS: $*"
-	pass=$((pass + 1))
-}
-bad() {
-	echo "FAIL: $*"
-	fail=$((fail + 1))
-}
+. "$srcdir/tests/report.sh"
 
 pc=$(find "$dest" -name vfslab.pc -path '*/pkgconfig/*')
 lib=$(find "$dest" -name libvfslab.a)
@@ -80,5 +71,4 @@ else
 	bad "statloop 20000: $(cat "$work/out")"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

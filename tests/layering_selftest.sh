@@ -9,8 +9,7 @@ srcdir=${srcdir:-.}
 check=$srcdir/tests/layering.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/layering.XXXXXX") || exit 99
 trap 'rm -rf "$work"' EXIT
-pass=0
-fail=0
+. "$srcdir/tests/report.sh"
 
 # A tree that keeps the layers: lib/ and vfs/ includes within bounds,
 # a library force-including a lib/ header, tools/ reaching into tools/.
@@ -55,16 +54,13 @@ expect() {
 	out=$(sh "$check" "$2" 2>&1)
 	rc=$?
 	if [ "$rc" -ne "$3" ]; then
-		echo "FAIL: $1: exit status $rc, expected $3"
+		bad "$1: exit status $rc, expected $3"
 		echo "$out"
-		fail=$((fail + 1))
 	elif [ $# -ge 4 ] && ! printf '%s\n' "$out" | grep -qF -- "$4"; then
-		echo "FAIL: $1: no line with '$4' in:"
+		bad "$1: no line with '$4' in:"
 		echo "$out"
-		fail=$((fail + 1))
 	else
-		echo "PASS: $1"
-		pass=$((pass + 1))
+		ok "$1"
 	fi
 }
 
@@ -101,5 +97,4 @@ printf '#include "tools/cmd.h"\n' >>"$work/real/vfs/namei.c"
 expect "the real tree with vfs/namei.c including tools/" "$work/real" 1 \
 	"vfs/namei.c:$(wc -l <"$work/real/vfs/namei.c" | tr -d ' '): #include \"tools/cmd.h\""
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

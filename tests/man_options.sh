@@ -11,6 +11,7 @@ vfslab=${top_builddir:-.}/tools/vfslab
 man=${srcdir:-.}/doc/vfslab.1
 work=$(mktemp -d "${TMPDIR:-/tmp}/man.XXXXXX") || exit 99
 trap 'rm -rf "$work"' EXIT
+. "${srcdir:-.}/tests/report.sh"
 
 cmds=$("$vfslab" help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')
 if [ -z "$cmds" ] || [ ! -f "$man" ]; then
@@ -25,15 +26,13 @@ longopts() {
 		grep -o -- '--[a-z0-9][a-z0-9-]*' | sort -u
 }
 
-fail=0
 for c in $cmds; do
 	if [ "$c" = help ]; then
 		# Without the command summaries: each is its command's to check.
 		"$vfslab" help >"$work/all" || exit 99
 		grep -v '^  [a-z]* ' "$work/all" >"$work/help"
 	elif ! "$vfslab" "$c" --help >"$work/help"; then
-		echo "FAIL: vfslab $c --help exited $?"
-		fail=1
+		bad "vfslab $c --help exited $?"
 		continue
 	fi
 	longopts <"$work/help" >"$work/from-help"
@@ -49,19 +48,15 @@ for c in $cmds; do
 		on { print }
 		{ prev = $0 }' "$man" >"$work/entry"
 	if [ ! -s "$work/entry" ]; then
-		echo "FAIL: $c: no entry in $man's COMMANDS"
-		fail=1
+		bad "$c: no entry in $man's COMMANDS"
 		continue
 	fi
 	longopts <"$work/entry" >"$work/from-man"
 	only_help=$(comm -23 "$work/from-help" "$work/from-man" | tr '\n' ' ')
 	only_man=$(comm -13 "$work/from-help" "$work/from-man" | tr '\n' ' ')
-	if [ -n "$only_help$only_man" ]; then
-		[ -n "$only_help" ] && echo "FAIL: $c: in --help, not in vfslab.1: $only_help"
-		[ -n "$only_man" ] && echo "FAIL: $c: in vfslab.1, not in --help: $only_man"
-		fail=1
-	else
-		echo "PASS: $c: $(wc -l <"$work/from-help" | tr -d ' ') long options, the same in both"
-	fi
+	[ -n "$only_help" ] && bad "$c: in --help, not in vfslab.1: $only_help"
+	[ -n "$only_man" ] && bad "$c: in vfslab.1, not in --help: $only_man"
+	[ -z "$only_help$only_man" ] &&
+		ok "$c: $(wc -l <"$work/from-help" | tr -d ' ') long options, the same in both"
 done
-exit $fail
+summary

@@ -9,6 +9,7 @@
 vfslab=${top_builddir:-.}/tools/vfslab
 out=$(mktemp "${TMPDIR:-/tmp}/sim-scenarios.XXXXXX") || exit 99
 trap 'rm -f "$out"' EXIT
+. "${srcdir:-.}/tests/report.sh"
 
 if ! "$vfslab" sim --all-scenarios >"$out"; then
 	echo "FAIL: vfslab sim --all-scenarios exited with an error"
@@ -16,22 +17,19 @@ if ! "$vfslab" sim --all-scenarios >"$out"; then
 	exit 1
 fi
 sed -n '/^== summary ==/,$p' "$out"
-status=0
+listed=0
 for s in $("$vfslab" scenarios | sed -n 's/^\([a-z0-9_-]*\): .*/\1/p'); do
+	listed=$((listed + 1))
 	row=$(sed -n '/^== summary ==/,$p' "$out" | awk -v s="$s" '$1 == s')
 	if [ -z "$row" ]; then
-		echo "FAIL: $s: no row in the summary"
-		status=1
+		bad "$s: no row in the summary"
 		continue
 	fi
 	case $row in
-	*" -  "*) echo "PASS: $s: no published figure; $(echo "$row" | sed 's/.*  //')" ;;
-	*reproduced) echo "PASS: $s: reproduced" ;;
-	*)
-		echo "FAIL: $s: the published direction is not reproduced: $row"
-		status=1
-		;;
+	*" -  "*) ok "$s: no published figure; $(echo "$row" | sed 's/.*  //')" ;;
+	*reproduced) ok "$s: reproduced" ;;
+	*) bad "$s: the published direction is not reproduced: $row" ;;
 	esac
 done
-[ -n "$s" ] || { echo "FAIL: vfslab scenarios listed none"; exit 1; }
-exit $status
+[ "$listed" -gt 0 ] || bad "vfslab scenarios listed none"
+summary

@@ -55,7 +55,7 @@ dist_check_SCRIPTS = \
 	%D%/layering_selftest.sh \
 	%D%/man_options.sh \
 	%D%/install.sh
-EXTRA_DIST += %D%/fstest_run.sh %D%/fstest %D%/replay
+EXTRA_DIST += %D%/report.sh %D%/fstest_run.sh %D%/fstest %D%/replay
 
 # The long tier (`make check-long`, tests/local.mk): torture and difftest at
 # length and every seed scenario on the simulator. In a ThreadSanitizer
