@@ -30,10 +30,10 @@ PKG_CONFIG_PATH=$(dirname "$pc")
 PKG_CONFIG_SYSROOT_DIR=$dest
 export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
 pkgconfig=${PKG_CONFIG:-pkg-config}
-cflags=$($pkgconfig --cflags vfslab) && libs=$($pkgconfig --libs vfslab) || {
+if ! cflags=$($pkgconfig --cflags vfslab) || ! libs=$($pkgconfig --libs vfslab); then
 	echo "FAIL: $pkgconfig --cflags --libs vfslab"
 	exit 1
-}
+fi
 case " $cflags " in
 *" -I$inc "*) ok "pkg-config --cflags vfslab: $cflags" ;;
 *) bad "pkg-config --cflags vfslab has no -I$inc: $cflags" ;;

@@ -4,6 +4,7 @@
 # tests/layering.sh catches what it is there for: a small tree that keeps
 # the layers passes, and one bad include or build flag, injected into it or
 # into a copy of the real tree, fails with that file and line named.
+# shellcheck disable=SC2016 # the Makefile lines written here are literal
 set -u
 srcdir=${srcdir:-.}
 check=$srcdir/tests/layering.sh

@@ -38,7 +38,7 @@ for c in $cmds; do
 	longopts <"$work/help" >"$work/from-help"
 	# The command's entry: from ".B CMD" after a .TP to the next command's
 	# entry or the next section.
-	awk -v cmd="$c" -v all=" $(echo $cmds) " '
+	awk -v cmd="$c" -v all=" $(echo "$cmds" | tr '\n' ' ') " '
 		/^\.SH/ { on = 0; commands = ($0 ~ /^\.SH COMMANDS/) }
 		commands && prev == ".TP" && /^\.B [a-z]/ {
 			name = $2
