@@ -7,8 +7,7 @@ set -u
 vfslab=${top_builddir:-.}/tools/vfslab
 work=$(mktemp -d) || exit 99
 trap 'rm -rf "$work"' EXIT
-pass=0
-fail=0
+. "${srcdir:-$(dirname "$0")/..}/tests/report.sh"
 
 check() {
 	name=$1
@@ -17,29 +16,26 @@ check() {
 		--json "$work/out.json" >"$work/out.csv" 2>"$work/err"; then
 		:
 	else
-		echo "FAIL: $name: exit status $? ($(head -c 300 "$work/err"))"
-		fail=$((fail + 1))
+		bad "$name: exit status $? ($(head -c 300 "$work/err"))"
 		return
 	fi
 	rows=$(($(wc -l <"$work/out.csv") - 1))
 	jrows=$(jq '.results | length' "$work/out.json")
 	# CSV: some work in some round (max, column 7, > 0: a loaded machine may
 	# starve a short interval, hence 0.1 s) and no failed call (last column) on every row.
-	bad=$(awk -F, 'NR > 1 && ($7 + 0 <= 0 || $NF != 0)' "$work/out.csv")
+	badrows=$(awk -F, 'NR > 1 && ($7 + 0 <= 0 || $NF != 0)' "$work/out.csv")
 	# JSON: the same ops/s and ratio, row for row.
 	csv_ops=$(awk -F, 'NR > 1 { print $5, $8 }' "$work/out.csv")
 	json_ops=$(jq -r '.results[] | "\(.ops_per_sec) \(.ratio | tostring)"' "$work/out.json" |
 		awk '{ printf "%d %.4f\n", $1, $2 }')
-	if [ "$rows" -lt 2 ] || [ "$rows" != "$jrows" ] || [ -n "$bad" ] ||
+	if [ "$rows" -lt 2 ] || [ "$rows" != "$jrows" ] || [ -n "$badrows" ] ||
 		[ "$csv_ops" != "$json_ops" ]; then
-		echo "FAIL: $name: rows $rows/$jrows, bad rows: $bad"
+		bad "$name: rows $rows/$jrows, bad rows: $badrows"
 		echo "csv: $csv_ops"
 		echo "json: $json_ops"
-		fail=$((fail + 1))
 		return
 	fi
-	echo "PASS: $name"
-	pass=$((pass + 1))
+	ok "$name"
 }
 
 for w in $("$vfslab" bench --list | awk '/^[a-z]/ { print $1 }'); do
@@ -51,5 +47,4 @@ done
 check "stat1 two variants, entry-ns" stat1 --tasks 1 --variant dentry=v6.7 \
 	--variant dcount=dlock --entry-ns 50
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

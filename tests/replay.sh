@@ -27,12 +27,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/replay.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 
-fail=0
-pass=0
-bad() {
-	echo "FAIL: $*"
-	fail=$((fail + 1))
-}
+. "${srcdir:-$(dirname "$0")/..}/tests/report.sh"
 
 # What each log needs on the command line, and the exit status expected.
 args_of() {
@@ -69,8 +64,7 @@ for log in "$dir"/*.log; do
 	elif ! grep -q '^events per call: rcu_walk' "$tmp/$name.raw"; then
 		bad "$name: no event counters"
 	else
-		echo "PASS: $name"
-		pass=$((pass + 1))
+		ok "$name"
 	fi
 done
 [ "${REPLAY_REGEN:-}" = 1 ] && exit 0
@@ -109,8 +103,7 @@ throughput() {
 			;;
 		esac
 	done
-	echo "PASS: $what"
-	pass=$((pass + 1))
+	ok "$what"
 }
 
 throughput "throughput sh.log" --cwd /dev/shm/rp "$dir/sh.log"
@@ -125,8 +118,7 @@ elif ! grep -q 'strict: 1 malformed lines' "$tmp/strict.out"; then
 	bad "--strict did not say why"
 	cat "$tmp/strict.out"
 else
-	echo "PASS: --strict"
-	pass=$((pass + 1))
+	ok "--strict"
 fi
 
 # The host kernel as a peer: root only (each host task is chrooted).
@@ -143,5 +135,4 @@ else
 	echo "SKIP: the kernel peer needs root"
 fi
 
-echo "replay: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+summary

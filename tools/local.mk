@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # tools/: the vfslab program. Parses input, prints output; no VFS logic.
-# Compiled once into libvfslab.a, which both programs link: vfslab on the
+# Compiled once into libtools.a, which both programs link: vfslab on the
 # native lib/ and vfs/, and the simulator's vfslab-sim (tools/simrun/).
 
-noinst_LIBRARIES += %D%/libvfslab.a
-%C%_libvfslab_a_CFLAGS = $(AM_CFLAGS) $(LIBEDIT_CFLAGS)
+noinst_LIBRARIES += %D%/libtools.a
+%C%_libtools_a_CFLAGS = $(AM_CFLAGS) $(LIBEDIT_CFLAGS)
 # Where an installed vfslab finds vfslab-sim (tools/simrun/helper.c).
-%C%_libvfslab_a_CPPFLAGS = $(AM_CPPFLAGS) -DVFSLAB_BINDIR='"$(bindir)"' \
+%C%_libtools_a_CPPFLAGS = $(AM_CPPFLAGS) -DVFSLAB_BINDIR='"$(bindir)"' \
 	-DVFSLAB_PKGLIBEXECDIR='"$(pkglibexecdir)"'
-%C%_libvfslab_a_SOURCES = \
+%C%_libtools_a_SOURCES = \
 	%D%/bench/bench.h \
 	%D%/bench/report.c \
 	%D%/bench/runner.c \
@@ -79,5 +79,5 @@ bin_PROGRAMS += %D%/vfslab
 %C%_vfslab_SOURCES = %D%/main.c %D%/cmd_sim.c
 # libsimrt.a for the machine profiles (tools/sim/profile.c) calibrate and
 # validate use; nothing else of the machine is linked.
-%C%_vfslab_LDADD = %D%/libvfslab.a $(LIBVFS_LDADD) tools/sim/libsimrt.a $(LIBEDIT_LIBS) -lm
+%C%_vfslab_LDADD = %D%/libtools.a $(LIBVFS_LDADD) tools/sim/libsimrt.a $(LIBEDIT_LIBS) -lm
 EXTRA_DIST += %D%/quickstart.sh %D%/figures.sh

@@ -4,11 +4,14 @@
 # The README's two commands:
 #   sh tools/quickstart.sh        install what is missing, build, run vfslab's
 #                                 main job (vfslab bench) on its defaults
-#   sh tools/quickstart.sh test   the same set-up, then the whole test suite:
-#                                 the -Werror build's `make check`,
-#                                 `make distcheck` and `make format-check`,
-#                                 then the ASan+UBSan build's `make check`
-#                                 and the ThreadSanitizer build's threaded tests
+#   sh tools/quickstart.sh test   the same set-up, then the whole test suite,
+#                                 both tiers: the -Werror build's `make check`
+#                                 and `make check-long`, `make distcheck` and
+#                                 `make format-check`, then the ASan+UBSan
+#                                 build's `make check` and `make check-long`,
+#                                 and the ThreadSanitizer build's threaded
+#                                 unit tests and `make check-long` (there the
+#                                 TSan torture)
 set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -51,11 +54,17 @@ if [ "$mode" = run ]; then
 fi
 
 status=0
-make -j"$jobs" check || status=1
-if [ $status -ne 0 ]; then
-	find . -name '*.log' -path '*tests*' -newer Makefile -exec grep -l -e FAIL -e ERROR {} + 2>/dev/null |
-		while read -r f; do echo "=== $f"; tail -50 "$f"; done
-fi
+# make "$@" in this build; on a failure, the logs of the tests that failed.
+run_tests() {
+	if ! make -j"$jobs" "$@"; then
+		status=1
+		grep -l -r -e '^:test-result: FAIL' -e '^:test-result: ERROR' --include='*.trs' . |
+			while read -r f; do echo "=== ${f%.trs}.log"; tail -50 "${f%.trs}.log"; done
+	fi
+}
+
+run_tests check
+run_tests check-long
 make -j"$jobs" distcheck >distcheck.log 2>&1 || {
 	tail -40 distcheck.log
 	echo "quickstart: make distcheck failed"
@@ -71,11 +80,11 @@ mkdir -p build-asan
 cd build-asan
 [ -f Makefile ] || ../configure --enable-werror --enable-sanitizers --without-jemalloc >/dev/null
 make -j"$jobs" >/dev/null
-make -j"$jobs" check || status=1
+run_tests check
+run_tests check-long
 
-# ThreadSanitizer over the threaded unit tests. `make check` in a
-# --enable-sanitizers=thread build runs the rest too (torture included);
-# torture's races there depend on the interleaving, so CI keeps to these.
+# ThreadSanitizer over the threaded unit tests, then `make check-long`,
+# which in this build is the TSan torture (a race report fails it).
 cd "$top"
 mkdir -p build-tsan
 cd build-tsan
@@ -83,10 +92,11 @@ cd build-tsan
 make -j"$jobs" >/dev/null
 threaded="tests/check_spinlock tests/check_lockref tests/check_file_ref tests/check_rcu"
 threaded="$threaded tests/check_list tests/check_stress tests/check_file"
-make -j"$jobs" check TESTS="$threaded" || status=1
+run_tests check TESTS="$threaded"
+run_tests check-long
 
 cd "$top"
-logs="build/test-suite.log build-asan/test-suite.log build-tsan/test-suite.log"
+logs=$(ls build*/test-suite.log build*/test-suite-long.log 2>/dev/null)
 # shellcheck disable=SC2086
 pass=$(cat $logs 2>/dev/null | sed -n 's/^# PASS: *//p' | awk '{s+=$1} END {print s+0}')
 # shellcheck disable=SC2086

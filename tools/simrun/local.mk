@@ -3,12 +3,12 @@
 # workload on simulated CPUs, the contention report; calibrate and
 # validate, which run natively) and vfslab-sim, the vfslab program on the
 # simulated machine (tools/sim/), a helper that `vfslab sim` execs. It
-# links the one build of tools/ (libvfslab.a), which in a sanitizer build
+# links the one build of tools/ (libtools.a), which in a sanitizer build
 # is instrumented for the host's sanitizer: the simulator, which runs that
 # code on its own stacks and is itself the instrumentation's runtime, is
 # then not built.
 
-tools_libvfslab_a_SOURCES += \
+tools_libtools_a_SOURCES += \
 	%D%/calib.h \
 	%D%/calibrate.c \
 	%D%/helper.c \
@@ -24,7 +24,7 @@ endif
 simhelperdir = $(pkglibexecdir)
 tools/vfslab-sim.blocks: tools/vfslab-sim$(EXEEXT) $(srcdir)/tools/sim/blocks.awk
 	$(AM_V_GEN)$(SIM_BLOCKS)
-CLEANFILES = tools/vfslab-sim.blocks
+CLEANFILES += tools/vfslab-sim.blocks
 
 tools_vfslab_sim_SOURCES = \
 	%D%/c2c.c \
@@ -36,4 +36,4 @@ tools_vfslab_sim_SOURCES = \
 	%D%/sysops_sim.c
 tools_vfslab_sim_CFLAGS = $(WARN_CFLAGS) $(PTHREAD_CFLAGS) $(LIBEDIT_CFLAGS)
 tools_vfslab_sim_LDFLAGS = -Wl,--wrap=kmem_cache_alloc -Wl,--wrap=kmem_cache_zalloc
-tools_vfslab_sim_LDADD = tools/libvfslab.a $(SIM_LDADD) $(LIBEDIT_LIBS)
+tools_vfslab_sim_LDADD = tools/libtools.a $(SIM_LDADD) $(LIBEDIT_LIBS)

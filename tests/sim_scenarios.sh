@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Every seed scenario on the simulated machine it was published on
+# (`make check-long`): `vfslab sim --all-scenarios` must finish, its
+# summary must hold a row for each scenario `vfslab scenarios` lists, and
+# each one with a published figure must move the way the publication did
+# ("reproduced", not "flat" or "OPPOSITE").
+vfslab=${top_builddir:-.}/tools/vfslab
+out=$(mktemp "${TMPDIR:-/tmp}/sim-scenarios.XXXXXX") || exit 99
+trap 'rm -f "$out"' EXIT
+. "${srcdir:-.}/tests/report.sh"
+
+if ! "$vfslab" sim --all-scenarios >"$out"; then
+	echo "FAIL: vfslab sim --all-scenarios exited with an error"
+	tail -20 "$out"
+	exit 1
+fi
+sed -n '/^== summary ==/,$p' "$out"
+listed=0
+for s in $("$vfslab" scenarios | sed -n 's/^\([a-z0-9_-]*\): .*/\1/p'); do
+	listed=$((listed + 1))
+	row=$(sed -n '/^== summary ==/,$p' "$out" | awk -v s="$s" '$1 == s')
+	if [ -z "$row" ]; then
+		bad "$s: no row in the summary"
+		continue
+	fi
+	case $row in
+	*" -  "*) ok "$s: no published figure; $(echo "$row" | sed 's/.*  //')" ;;
+	*reproduced) ok "$s: reproduced" ;;
+	*) bad "$s: the published direction is not reproduced: $row" ;;
+	esac
+done
+[ "$listed" -gt 0 ] || bad "vfslab scenarios listed none"
+summary
