@@ -19,7 +19,7 @@ if [ "$(nproc)" -lt 2 ]; then
 	echo "SKIP: calibrate needs two CPUs"
 	exit 77
 fi
-"$bin/vfslab" sim calibrate --workloads fstat1,stat1 --rounds 1 --interval 0.05 \
+"$bin/vfslab" sim calibrate --workloads fstat1,stat1 --rounds 2 --interval 0.1 \
 	--out "$work/host.prof" || fail "calibrate exited $?"
 for key in ghz cpi xfer_cluster_ns upgrade syscall_ns; do
 	grep -q "^$key = [0-9]" "$work/host.prof" || fail "no $key in the profile"

@@ -112,8 +112,15 @@ static double native_op_ns(const struct workload *wl, const struct calib_opts *o
 	b.nr_tasks = 1;
 	b.interval = o->interval;
 	b.rounds = o->rounds;
-	if (bench_cli_side(&b, NULL) || bench_run(&b, res, &nr) || nr < 1 || !res[0].median)
+	if (bench_cli_side(&b, NULL) || bench_run(&b, res, &nr) || nr < 1)
 		return -1;
+	if (!res[0].median) {
+		cli_error("sim",
+			  "calibrate: %s completed nothing in a %.2f s sample: the machine is "
+			  "too busy, or the interval too short",
+			  wl->name, o->interval);
+		return -1;
+	}
 	return 1e9 / res[0].median;
 }
 
@@ -151,8 +158,9 @@ static double measure_cpi(double ghz, const struct calib_opts *o, FILE *log)
 		fprintf(log, "# per workload: native ns/op (1 task), simulated instructions/op, "
 			     "cycles per instruction\n");
 	for (unsigned int i = 0; i < nw && n < CALIB_WORKLOADS_MAX; i++) {
-		const char *args[] = { all[i]->name, "--cpus",	  "1",	 "--ops",
-				       "300",	     "--profile", "spr", NULL };
+		/* --workload: dcount is a workload and a scenario. */
+		const char *args[] = { "--workload", all[i]->name, "--cpus", "1", "--ops",
+				       "300",	     "--profile",  "spr",    NULL };
 		struct sim_tsv_row row;
 		double ns;
 

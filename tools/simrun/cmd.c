@@ -671,6 +671,179 @@ static int all_scenarios(struct sim_cli *c, bool c2c)
 	return 0;
 }
 
+/* What the command line asked for (sim_option() fills it). */
+struct sim_args {
+	struct sim_cli c;
+	const char *workload, *scenario;
+	bool all, c2c, mode_set;
+	char perr[512];
+};
+
+/* One option into @ctx (a struct sim_args): -1 to go on, else the exit status. */
+static int sim_option(void *ctx, int opt, const char *arg)
+{
+	struct sim_args *x = ctx;
+	char *end;
+
+	switch (opt) {
+	case 'w':
+		x->workload = arg;
+		return -1;
+	case 's':
+		x->scenario = arg;
+		return -1;
+	case 'A':
+		x->all = true;
+		return -1;
+	case 'v':
+		if (bench_cli_side(&x->c.o, arg))
+			return 2;
+		return -1;
+	case 'c':
+		if (parse_cpus(&x->c, arg)) {
+			cli_error("sim", "--cpus: counts from 1 to %d, e.g. 1,2,4 or 1-8",
+				  SIM_MAX_CPUS);
+			return 2;
+		}
+		return -1;
+	case 'n':
+		x->c.ops = strtoul(arg, &end, 10);
+		if (*end || !x->c.ops || x->c.ops > 10000000) {
+			cli_error("sim", "--ops: a count from 1 to 10000000");
+			return 2;
+		}
+		x->c.ops_set = true;
+		return -1;
+	case 'p':
+		if (!strcmp(arg, "all")) {
+			unsigned int n;
+			const struct sim_profile *p = sim_profile_all(&n);
+
+			for (unsigned int i = 0; i < n && i < 4; i++)
+				x->c.profiles[i] = &p[i];
+			x->c.nr_profiles = n < 4 ? n : 4;
+		} else if (!(x->c.profiles[0] = sim_profile_get(arg, x->perr, sizeof(x->perr)))) {
+			cli_error("sim", "--profile: %s", x->perr);
+			return 2;
+		} else {
+			x->c.nr_profiles = 1;
+		}
+		return -1;
+	case 'm':
+		if (!strcmp(arg, "threads") || !strcmp(arg, "processes")) {
+			x->c.o.processes = arg[0] == 'p';
+			x->mode_set = true;
+		} else {
+			cli_error("sim", "--mode: threads or processes");
+			return 2;
+		}
+		return -1;
+	case 'r':
+		if (strcmp(arg, "c2c")) {
+			cli_error("sim", "--report: only c2c");
+			return 2;
+		}
+		x->c2c = true;
+		return -1;
+	case 't':
+		x->c.top = (unsigned int)strtoul(arg, &end, 10);
+		if (*end || !x->c.top) {
+			cli_error("sim", "--top: a positive count");
+			return 2;
+		}
+		return -1;
+	case 'f':
+		x->c.tsv = !strcmp(arg, "tsv");
+		if (!x->c.tsv && bench_cli_option(&x->c.o, opt, arg, &x->c.fmt))
+			return 2;
+		if (x->c.tsv)
+			x->c.fmt = BENCH_CSV; /* no tables, no summaries */
+		return -1;
+	case 'j':
+		x->c.json_file = arg;
+		return -1;
+	case 'P':
+		x->c.plot_file = arg;
+		return -1;
+	case 'S':
+		x->c.seeds = (unsigned int)strtoul(arg, &end, 10);
+		if (*end || !*arg || arg[0] == '-' || !x->c.seeds || x->c.seeds > SIM_MAX_SEEDS) {
+			cli_error("sim", "--seeds: 1 to %d", SIM_MAX_SEEDS);
+			return 2;
+		}
+		x->c.seeds_set = true;
+		return -1;
+	case 'e':
+		x->c.entry_ns = strtod(arg, &end);
+		if (*end || !*arg || !(x->c.entry_ns >= 0 && x->c.entry_ns <= 1e6)) {
+			cli_error("sim", "--entry-ns: 0 to 1000000 (ns of syscall entry and exit)");
+			return 2;
+		}
+		return -1;
+	case 'L':
+		list_profiles();
+		return 0;
+	case 'g':
+		x->c.progress = true;
+		return -1;
+	case 'h':
+		usage(stdout);
+		return 0;
+	default:
+		usage(stderr);
+		return 2;
+	}
+}
+
+/* Run what @x asked for: a scenario, all of them, or a workload's sweep. */
+static int sim_run_args(struct sim_args *x)
+{
+	static struct sim_result res[64 * BENCH_MAX_SIDES];
+	struct sim_cli *c = &x->c;
+	int nr, ret = 0;
+
+	if (x->workload && !(c->o.wl = workload_find(x->workload))) {
+		cli_error("sim", "unknown workload '%s' (see `vfslab bench --list`)", x->workload);
+		return 2;
+	}
+	if (x->all || x->scenario) {
+		const struct scenario *s = x->scenario ? scenario_find(x->scenario) : NULL;
+
+		if (c->o.nr_sides) {
+			cli_error("sim", "a scenario brings its own variants; drop --variant");
+			return 2;
+		}
+		if (x->mode_set) {
+			cli_error("sim", "a scenario brings its own mode; drop --mode");
+			return 2;
+		}
+		if (x->all)
+			return all_scenarios(c, x->c2c);
+		if (!s) {
+			cli_error("sim", "unknown scenario '%s' (see `vfslab scenarios`)",
+				  x->scenario);
+			return 2;
+		}
+		return run_scenario(c, s, x->c2c, NULL);
+	}
+	if (!c->o.wl)
+		c->o.wl = workload_find("stat2");
+	if (!c->o.nr_sides && bench_cli_side(&c->o, NULL))
+		return 2;
+	if (!c->o.nr_tasks)
+		parse_cpus(c, "1,2,4,8,16");
+	if (!c->nr_profiles) {
+		c->profiles[0] = sim_profile_find("spr");
+		c->nr_profiles = 1;
+	}
+	for (int k = 0; k < c->nr_profiles && !ret; k++) {
+		ret = run_profile(c, c->profiles[k], x->c2c, res, &nr);
+		for (int i = 0; !ret && i < nr; i++)
+			c2c_free(&res[i].c2c);
+	}
+	return ret;
+}
+
 static int sim_cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -694,187 +867,30 @@ static int sim_cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static struct sim_result res[64 * BENCH_MAX_SIDES];
-	static struct sim_cli c;
-	const char *workload = NULL, *scenario = NULL;
-	bool all = false, c2c = false, mode_set = false;
-	char perr[512];
-	int opt, nr, ret;
+	static struct sim_args x;
+	int ret;
 
-	memset(&c, 0, sizeof(c));
-	bench_cli_defaults(&c.o);
-	c.ops = SIM_DEFAULT_OPS;
-	c.seeds = 1;
-	c.entry_ns = -1;
-	c.top = SIM_DEFAULT_TOP;
-	c.fmt = BENCH_TABLE;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		char *end;
-
-		switch (opt) {
-		case 'w':
-			workload = optarg;
-			break;
-		case 's':
-			scenario = optarg;
-			break;
-		case 'A':
-			all = true;
-			break;
-		case 'v':
-			if (bench_cli_side(&c.o, optarg))
-				return 2;
-			break;
-		case 'c':
-			if (parse_cpus(&c, optarg)) {
-				cli_error("sim", "--cpus: counts from 1 to %d, e.g. 1,2,4 or 1-8",
-					  SIM_MAX_CPUS);
-				return 2;
-			}
-			break;
-		case 'n':
-			c.ops = strtoul(optarg, &end, 10);
-			if (*end || !c.ops || c.ops > 10000000) {
-				cli_error("sim", "--ops: a count from 1 to 10000000");
-				return 2;
-			}
-			c.ops_set = true;
-			break;
-		case 'p':
-			if (!strcmp(optarg, "all")) {
-				unsigned int n;
-				const struct sim_profile *p = sim_profile_all(&n);
-
-				for (unsigned int i = 0; i < n && i < 4; i++)
-					c.profiles[i] = &p[i];
-				c.nr_profiles = n < 4 ? n : 4;
-			} else if (!(c.profiles[0] = sim_profile_get(optarg, perr, sizeof(perr)))) {
-				cli_error("sim", "--profile: %s", perr);
-				return 2;
-			} else {
-				c.nr_profiles = 1;
-			}
-			break;
-		case 'm':
-			if (!strcmp(optarg, "threads") || !strcmp(optarg, "processes")) {
-				c.o.processes = optarg[0] == 'p';
-				mode_set = true;
-			} else {
-				cli_error("sim", "--mode: threads or processes");
-				return 2;
-			}
-			break;
-		case 'r':
-			if (strcmp(optarg, "c2c")) {
-				cli_error("sim", "--report: only c2c");
-				return 2;
-			}
-			c2c = true;
-			break;
-		case 't':
-			c.top = (unsigned int)strtoul(optarg, &end, 10);
-			if (*end || !c.top) {
-				cli_error("sim", "--top: a positive count");
-				return 2;
-			}
-			break;
-		case 'f':
-			c.tsv = !strcmp(optarg, "tsv");
-			if (!c.tsv && bench_cli_option(&c.o, opt, optarg, &c.fmt))
-				return 2;
-			if (c.tsv)
-				c.fmt = BENCH_CSV; /* no tables, no summaries */
-			break;
-		case 'j':
-			c.json_file = optarg;
-			break;
-		case 'P':
-			c.plot_file = optarg;
-			break;
-		case 'S':
-			c.seeds = (unsigned int)strtoul(optarg, &end, 10);
-			if (*end || !*optarg || optarg[0] == '-' || !c.seeds ||
-			    c.seeds > SIM_MAX_SEEDS) {
-				cli_error("sim", "--seeds: 1 to %d", SIM_MAX_SEEDS);
-				return 2;
-			}
-			c.seeds_set = true;
-			break;
-		case 'e':
-			c.entry_ns = strtod(optarg, &end);
-			if (*end || !*optarg || !(c.entry_ns >= 0 && c.entry_ns <= 1e6)) {
-				cli_error(
-					"sim",
-					"--entry-ns: 0 to 1000000 (ns of syscall entry and exit)");
-				return 2;
-			}
-			break;
-		case 'L':
-			list_profiles();
-			return 0;
-		case 'g':
-			c.progress = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
+	memset(&x, 0, sizeof(x));
+	bench_cli_defaults(&x.c.o);
+	x.c.ops = SIM_DEFAULT_OPS;
+	x.c.seeds = 1;
+	x.c.entry_ns = -1;
+	x.c.top = SIM_DEFAULT_TOP;
+	x.c.fmt = BENCH_TABLE;
+	ret = cli_options(argc, argv, "h", opts, sim_option, &x);
+	if (ret >= 0)
+		return ret;
 	if (optind < argc - 1) {
 		usage(stderr);
 		return 2;
 	}
 	if (optind == argc - 1) {
-		if (scenario_find(argv[optind]) && !scenario)
-			scenario = argv[optind];
+		if (scenario_find(argv[optind]) && !x.scenario)
+			x.scenario = argv[optind];
 		else
-			workload = argv[optind];
+			x.workload = argv[optind];
 	}
-	if (workload && !(c.o.wl = workload_find(workload))) {
-		cli_error("sim", "unknown workload '%s' (see `vfslab bench --list`)", workload);
-		return 2;
-	}
-	if (all || scenario) {
-		const struct scenario *s = scenario ? scenario_find(scenario) : NULL;
-
-		if (c.o.nr_sides) {
-			cli_error("sim", "a scenario brings its own variants; drop --variant");
-			return 2;
-		}
-		if (mode_set) {
-			cli_error("sim", "a scenario brings its own mode; drop --mode");
-			return 2;
-		}
-		if (all)
-			return all_scenarios(&c, c2c);
-		if (!s) {
-			cli_error("sim", "unknown scenario '%s' (see `vfslab scenarios`)",
-				  scenario);
-			return 2;
-		}
-		return run_scenario(&c, s, c2c, NULL);
-	}
-	if (!c.o.wl)
-		c.o.wl = workload_find("stat2");
-	if (!c.o.nr_sides && bench_cli_side(&c.o, NULL))
-		return 2;
-	if (!c.o.nr_tasks)
-		parse_cpus(&c, "1,2,4,8,16");
-	if (!c.nr_profiles) {
-		c.profiles[0] = sim_profile_find("spr");
-		c.nr_profiles = 1;
-	}
-	ret = 0;
-	for (int k = 0; k < c.nr_profiles && !ret; k++) {
-		ret = run_profile(&c, c.profiles[k], c2c, res, &nr);
-		for (int i = 0; !ret && i < nr; i++)
-			c2c_free(&res[i].c2c);
-	}
-	return ret;
+	return sim_run_args(&x);
 }
 
 int cmd_sim(int argc, char **argv)
