@@ -42,6 +42,9 @@ struct calib_opts {
 /* Measure this host into @p (name "host"). 0 or -1 after a message. */
 int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log);
 
+/* Is @name in the comma-separated @list? */
+bool sim_listed(const char *list, const char *name);
+
 int sim_calibrate_cmd(int argc, char **argv);
 int sim_validate_cmd(int argc, char **argv);
 

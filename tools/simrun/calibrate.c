@@ -131,7 +131,7 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static bool listed(const char *list, const char *name)
+bool sim_listed(const char *list, const char *name)
 {
 	size_t n = strlen(name);
 
@@ -164,7 +164,7 @@ static double measure_cpi(double ghz, const struct calib_opts *o, FILE *log)
 		struct sim_tsv_row row;
 		double ns;
 
-		if (o->workloads && !listed(o->workloads, all[i]->name))
+		if (o->workloads && !sim_listed(o->workloads, all[i]->name))
 			continue;
 		ns = native_op_ns(all[i], o);
 		if (ns <= 0 || sim_predict(args, &row, 1) != 1 || row.instrs_per_op <= 0)

@@ -115,21 +115,8 @@ static const struct workload *const *pick_workloads(const char *list, unsigned i
 	const struct workload *const *all = workload_all(&na);
 
 	for (unsigned int i = 0; i < na && n < ARRAY_SIZE(v); i++) {
-		if (list) {
-			size_t len = strlen(all[i]->name);
-			bool in = false;
-
-			for (const char *p = list; p && *p;) {
-				const char *e = strchr(p, ',');
-				size_t l = e ? (size_t)(e - p) : strlen(p);
-
-				in |= l == len && !strncmp(p, all[i]->name, len);
-				p = e ? e + 1 : NULL;
-			}
-			if (!in)
-				continue;
-		}
-		v[n++] = all[i];
+		if (!list || sim_listed(list, all[i]->name))
+			v[n++] = all[i];
 	}
 	*nr = n;
 	return v;
