@@ -34,18 +34,29 @@ for c in $cmds $subs; do
 	*:*) set -- "${c%%:*}" "${c#*:}" ;;
 	*) set -- "$c" ;;
 	esac
+	if [ "$c" = sim ] && [ ! -x "${top_builddir:-.}/tools/vfslab-sim" ]; then
+		# A sanitizer build has no simulator for `sim --help` to reach.
+		ok "sim: no simulator in this build; its options are checked in the others"
+		continue
+	fi
 	if [ $# -eq 2 ]; then
-		if ! "$vfslab" "$1" "$2" --help >"$work/help"; then
-			bad "vfslab $1 $2 --help exited $?"
+		"$vfslab" "$1" "$2" --help >"$work/help"
+		st=$?
+		if [ $st -ne 0 ]; then
+			bad "vfslab $1 $2 --help exited $st"
 			continue
 		fi
 	elif [ "$c" = help ]; then
 		# Without the command summaries: each is its command's to check.
 		"$vfslab" help >"$work/all" || exit 99
 		grep -v '^  [a-z]* ' "$work/all" >"$work/help"
-	elif ! "$vfslab" "$c" --help >"$work/help"; then
-		bad "vfslab $c --help exited $?"
-		continue
+	else
+		"$vfslab" "$c" --help >"$work/help"
+		st=$?
+		if [ $st -ne 0 ]; then
+			bad "vfslab $c --help exited $st"
+			continue
+		fi
 	fi
 	longopts <"$work/help" >"$work/from-help"
 	# The command's entry: from ".B CMD" after a .TP to the next command's

@@ -4,8 +4,10 @@
 # Every seed scenario on the simulated machine it was published on
 # (`make check-long`): `vfslab sim --all-scenarios` must finish, its
 # summary must hold a row for each scenario `vfslab scenarios` lists, and
-# each one with a published figure must move the way the publication did
-# ("reproduced", not "flat" or "OPPOSITE").
+# each one with a published figure must move the way the publication did:
+# "reproduced" (the gain within 2x of the published one) or "direction
+# only", never "flat" or "opposite". How close the gains come is `vfslab
+# sim validate --part published`'s to judge, with its bands.
 vfslab=${top_builddir:-.}/tools/vfslab
 out=$(mktemp "${TMPDIR:-/tmp}/sim-scenarios.XXXXXX") || exit 99
 trap 'rm -f "$out"' EXIT
@@ -28,6 +30,7 @@ for s in $("$vfslab" scenarios | sed -n 's/^\([a-z0-9_-]*\): .*/\1/p'); do
 	case $row in
 	*" -  "*) ok "$s: no published figure; $(echo "$row" | sed 's/.*  //')" ;;
 	*reproduced) ok "$s: reproduced" ;;
+	*"direction only") ok "$s: the published direction, not its size" ;;
 	*) bad "$s: the published direction is not reproduced: $row" ;;
 	esac
 done
