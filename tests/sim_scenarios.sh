@@ -9,6 +9,7 @@
 # only", never "flat" or "opposite". How close the gains come is `vfslab
 # sim validate --part published`'s to judge, with its bands.
 vfslab=${top_builddir:-.}/tools/vfslab
+[ -x "${top_builddir:-.}/tools/vfslab-sim" ] || { echo "SKIP: no vfslab-sim in this build"; exit 77; }
 out=$(mktemp "${TMPDIR:-/tmp}/sim-scenarios.XXXXXX") || exit 99
 trap 'rm -f "$out"' EXIT
 . "${srcdir:-.}/tests/report.sh"
