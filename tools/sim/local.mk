@@ -39,4 +39,4 @@ SIM_LDADD = %D%/libvfssim.a %D%/libsimrt.a $(PTHREAD_LIBS) -lm
 # linked on the simulated copy of lib/ and vfs/.
 SIM_BLOCKS = $(OBJDUMP) -d --no-show-raw-insn $< | $(AWK) -f $(srcdir)/%D%/blocks.awk > $@.tmp && \
 	mv $@.tmp $@
-EXTRA_DIST += %D%/blocks.awk
+EXTRA_DIST += %D%/blocks.awk %D%/host.prof
