@@ -125,10 +125,10 @@ static void store_miss(struct sim_vcpu *v, struct coh_line *l, uintptr_t a, uint
 }
 
 /*
- * One line, for @v at its clock. A miss on a line that is still busy with earlier transfers takes the next slot in its queue
- * and waits for it, in virtual time, letting the other vCPUs run: the
- * line's holder keeps using it until then, and the access sees memory as
- * it is when it is served.
+ * One line, for @v at its clock. A miss on a line that is still busy with
+ * earlier transfers takes the next slot in its queue and waits for it, in
+ * virtual time, letting the other vCPUs run: the line's holder keeps using
+ * it until then, and the access sees memory as it is when it is served.
  */
 static void acquire(struct sim_vcpu *v, uintptr_t a, enum coh_kind kind, uintptr_t pc)
 {
