@@ -121,13 +121,16 @@ static inline void hlist_bl_set_first_rcu(struct hlist_bl_head *h, struct hlist_
  * hlist_bl_add_head_rcu - insert @n first in the locked bucket @h
  *
  * @n is linked before it is published, so concurrent RCU readers see either
- * the old list or the new one.
+ * the old list or the new one.  ->next is published too: @n may be a node
+ * a reader still stands on (d_move() unhashes and rehashes a live dentry),
+ * and that reader follows ->next to @first.  The kernel's plain store counts
+ * on the data dependency; C11 (and TSan) need the release.
  */
 static inline void hlist_bl_add_head_rcu(struct hlist_bl_node *n, struct hlist_bl_head *h)
 {
 	struct hlist_bl_node *first = hlist_bl_first(h);
 
-	WRITE_ONCE(n->next, first);
+	rcu_assign_pointer(n->next, first);
 	if (first)
 		WRITE_ONCE(first->pprev, &n->next);
 	WRITE_ONCE(n->pprev, &h->first);
@@ -142,7 +145,10 @@ static inline void hlist_bl_add_head(struct hlist_bl_node *n, struct hlist_bl_he
 
 /*
  * Unlink @n (bucket locked).  If @n is first, *pprev is the head word, whose
- * lock bit must survive; for any other node the low bit is 0 anyway.
+ * lock bit must survive; for any other node the low bit is 0 anyway.  The
+ * store republishes @next to readers on the previous node (or the head), so
+ * it is a release: in C11 a reader that reads a relaxed store synchronises
+ * with nobody.
  */
 static inline void __hlist_bl_del(struct hlist_bl_node *n)
 {
@@ -151,7 +157,7 @@ static inline void __hlist_bl_del(struct hlist_bl_node *n)
 	uintptr_t lockbit = (uintptr_t)READ_ONCE(*pprev) & LIST_BL_LOCKMASK;
 
 	BUG_ON((uintptr_t)next & LIST_BL_LOCKMASK);
-	WRITE_ONCE(*pprev, (struct hlist_bl_node *)((uintptr_t)next | lockbit));
+	rcu_assign_pointer(*pprev, (struct hlist_bl_node *)((uintptr_t)next | lockbit));
 	if (next)
 		WRITE_ONCE(next->pprev, pprev);
 }

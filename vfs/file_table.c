@@ -98,7 +98,13 @@ unsigned long file_count(struct vfs *v, struct file *f)
 	return atomic_long_read((atomic_long_t *)file_ref(v, f));
 }
 
-/* Models file_needs_f_pos_lock(), with the 2025 raw ONEREF test. */
+/*
+ * Models file_needs_f_pos_lock(), with the 2025 raw ONEREF test. The count
+ * is an acquire load: seeing one reference we use f_pos unlocked, so the
+ * f_pos accesses of the holder whose (fully ordered) put left it at one
+ * must happen before ours. The kernel's relaxed read does not order them;
+ * C11, which ThreadSanitizer checks, needs the acquire (a plain mov on x86).
+ */
 bool file_needs_f_pos_lock(struct vfs *v, struct file *f)
 {
 	if (!(file_fmode(v, f) & FMODE_ATOMIC_POS))
@@ -106,8 +112,9 @@ bool file_needs_f_pos_lock(struct vfs *v, struct file *f)
 	if ((*file_op(v, f))->iterate_shared)
 		return true;
 	if (fref_is_file_ref(v))
-		return __file_ref_read_raw(file_ref(v, f)) != FILE_REF_ONEREF;
-	return atomic_long_read((atomic_long_t *)file_ref(v, f)) > 1;
+		return (unsigned long)atomic_long_read_acquire(&file_ref(v, f)->refcnt) !=
+		       FILE_REF_ONEREF;
+	return atomic_long_read_acquire((atomic_long_t *)file_ref(v, f)) > 1;
 }
 
 /* Models __fput(): release, drop the path, free after a grace period. */
