@@ -76,6 +76,8 @@ START_TEST(test_bad_files)
 	ck_assert_int_eq(sim_profile_parse(&p, buf, err, sizeof(err)), 0);
 	snprintf(buf, sizeof(buf), "%sbogus = 1\n", text);
 	expect_error(buf, "unknown key 'bogus'");
+	/* Blank lines count: the error names the line an editor shows. */
+	expect_error("\n\nbogus = 1\n", "line 3: unknown key 'bogus'");
 	snprintf(buf, sizeof(buf), "%scpi = 2\n", text);
 	expect_error(buf, "cpi given twice");
 	snprintf(buf, sizeof(buf), "%snot a pair\n", text);

@@ -33,6 +33,9 @@ static struct {
 	uint64_t unknown; /* blocks run that the table lacks */
 } B;
 
+/* The end of the program's text (the linker defines it). */
+extern char etext[];
+
 static uintptr_t slot(uintptr_t pc)
 {
 	return (pc * 0x9e3779b97f4a7c15ull >> 17) & B.mask;
@@ -76,7 +79,7 @@ const char *sim_blocks_path(void)
 int sim_blocks_load(char *err, size_t errlen)
 {
 	const char *path = sim_blocks_path();
-	uintptr_t base = 0, off;
+	uintptr_t base = 0, off, text_end;
 	size_t lines = 0, cap = 1;
 	unsigned int n;
 	FILE *f;
@@ -102,14 +105,19 @@ int sim_blocks_load(char *err, size_t errlen)
 	}
 	B.mask = cap - 1;
 	dl_iterate_phdr(exe_base, &base);
+	text_end = (uintptr_t)etext;
 	rewind(f);
 	while (fscanf(f, "%lx %u", &off, &n) == 2) {
 		const uint8_t *call = (const uint8_t *)(base + off) - 5;
-		int32_t rel;
+		int32_t rel = 0;
 
-		/* Each block follows a call to the hook: else the table is stale. */
-		memcpy(&rel, call + 1, sizeof(rel));
-		if (off < 5 || call[0] != 0xe8 ||
+		/*
+		 * Each block follows a call to the hook: else the table is stale.
+		 * Only look inside our own text (a stale offset may point past it).
+		 */
+		if (off >= 5 && off < text_end - base)
+			memcpy(&rel, call + 1, sizeof(rel));
+		if (off < 5 || off >= text_end - base || call[0] != 0xe8 ||
 		    (uintptr_t)(call + 5) + rel != (uintptr_t)__sanitizer_cov_trace_pc) {
 			snprintf(err, errlen, "%s does not match this program (block %lx): rebuild",
 				 path, off);

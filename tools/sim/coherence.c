@@ -198,7 +198,7 @@ static void sharer_span(const struct coh *c, const struct coh_line *l, unsigned 
 
 /*
  * Ownership of a line others hold S: invalidate the farthest copy. If we
- * hold a copy and one other CPU does (a load, then an RMW, on a line just
+ * hold a copy and at most one other CPU does (a load, then an RMW, on a line just
  * taken from its last writer: the case `vfslab sim calibrate` measures
  * with its load-then-CAS ping-pong), no data moves: an upgrade, the
  * profile's fraction of a transfer. With more copies out, we wait for the

@@ -235,6 +235,8 @@ static char *trim(char *s)
 /* Sanity bounds: a value outside them is a typo, not a machine. */
 static bool in_range(const struct field *f, double v)
 {
+	if (!strcmp(f->key, "store_buffer"))
+		return v >= 1 && v <= 256; /* SIM_SB_MAX */
 	if (f->kind == K_UINT)
 		return v >= 1 && v <= 4096;
 	if (!strcmp(f->key, "upgrade"))
@@ -281,7 +283,7 @@ static int set_field(struct sim_profile *p, const struct field *f, const char *v
 int sim_profile_parse(struct sim_profile *p, const char *text, char *err, size_t errlen)
 {
 	bool seen[ARRAY_SIZE(fields)] = { false };
-	char *copy = strdup(text), *line, *save = NULL;
+	char *copy = strdup(text), *line, *next;
 	unsigned int lineno = 0;
 	int ret = -1;
 
@@ -290,10 +292,14 @@ int sim_profile_parse(struct sim_profile *p, const char *text, char *err, size_t
 		return -1;
 	}
 	memset(p, 0, sizeof(*p));
-	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	/* Line by line, blank ones included, so errors name the right line. */
+	for (line = copy; line; line = next) {
 		char *hash, *eq, *key, *val;
 		size_t i;
 
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
 		lineno++;
 		/* A comment starts at '#' except in the free-text values. */
 		eq = strchr(line, '=');

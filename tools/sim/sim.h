@@ -7,9 +7,10 @@
  * coherence model (tools/sim/coherence.c) and costs virtual time.
  *
  * A vCPU runs until its clock passes the next-lowest vCPU's clock; the
- * check happens before each memory access, so every access is applied in
- * exact virtual-time order (ties by vCPU number). Only the work between
- * accesses runs ahead, and nobody else can see it. Everything depends only
+ * check happens before each memory access, so every access is issued in
+ * exact virtual-time order (on a tie the vCPU already running goes on).
+ * Only the work between accesses runs ahead, and nobody else can see it.
+ * Everything depends only
  * on virtual clocks and vCPU numbers: the same command gives the same
  * result on a loaded or an idle machine.
  */

@@ -52,8 +52,12 @@ int sim_predict(const char *const *args, struct sim_tsv_row *rows, int max)
 		return -1;
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		cli_error("sim", "cannot start the simulator: %s", strerror(errno));
 		return -1;
+	}
 	if (!pid) {
 		dup2(fds[1], STDOUT_FILENO);
 		close(fds[0]);
@@ -91,9 +95,14 @@ int sim_predict(const char *const *args, struct sim_tsv_row *rows, int max)
 	else
 		close(fds[0]);
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		cli_error("sim", "the simulator failed on:%s%s%s%s%s%s", args[0] ? " " : "",
-			  args[0] ? args[0] : "", args[1] ? " " : "", args[1] ? args[1] : "",
-			  args[2] ? " " : "", args[2] ? args[2] : "");
+		{
+			char what[256] = "";
+
+			for (int k = 0; args[k] && k < 3; k++)
+				snprintf(what + strlen(what), sizeof(what) - strlen(what), " %s",
+					 args[k]);
+			cli_error("sim", "the simulator failed on:%s", what);
+		}
 		return -1;
 	}
 	return n;
@@ -257,6 +266,10 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 	p->atomic_ns = host_atomic_ns();
 	p->pause_ns = host_pause_ns();
 	p->corun_speed = host_corun_speed(a, b);
+	if (p->corun_speed <= 0) {
+		cli_error("sim", "calibrate: the co-run measurement could not run");
+		return -1;
+	}
 	if (p->corun_speed > 1)
 		p->corun_speed = 1;
 	{

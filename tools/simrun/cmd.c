@@ -240,9 +240,8 @@ static int run_point(struct sim_cli *c, const struct sim_profile *p, int k, int 
 		speed_add(x);
 		rate[seed] = x->br.median;
 		if (seed) {
+			/* ops and accesses stay the first run's: its c2c report divides by them. */
 			result_add(r, x);
-			r->ops += x->ops;
-			r->accesses += x->accesses;
 			c2c_free(&x->c2c);
 		}
 	}
@@ -321,8 +320,8 @@ static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		o->processes ? "processes" : "threads", c->ops);
 	if (c->seeds > 1)
 		fprintf(f,
-			"each row the mean of %u runs, every miss perturbed by 0-2 ns (a seed each); "
-			"the ratio's range is over them\n",
+			"each row the mean of %u runs, every miss perturbed by 0-2 ns (a seed each; "
+			"min and max the runs' means); the ratio's range is over the runs\n",
 			c->seeds);
 	fprintf(f, "profile %s\n", p->notes);
 	{
@@ -902,5 +901,10 @@ int cmd_sim(int argc, char **argv)
 	memset(&speed, 0, sizeof(speed));
 	ret = sim_cmd_run(argc, argv);
 	speed_report();
+	if (sim_blocks_unknown())
+		fprintf(stderr,
+			"vfslab sim: %llu basic blocks ran that the block table lacks (each counted "
+			"as one instruction): rebuild vfslab-sim\n",
+			(unsigned long long)sim_blocks_unknown());
 	return ret;
 }
