@@ -13,7 +13,7 @@
  *  artefacts  the same scenarios at half and twice their operation count
  *             (ratios within 5%: a run long enough to mean something) and
  *             on every built-in profile (no direction flips). The scheduler
- *             has no quantum to vary: every access is applied in exact
+ *             has no quantum to vary: every access is issued in exact
  *             virtual-time order.
  *
  * It exits 1 when a row is outside its band, so it can guard the model.
