@@ -14,7 +14,7 @@ include %D%/vfs.mk
 # on lib/, vfs/, Check and tools/ (vfs_test.h names flags and errnos with
 # tools/sys/names.c; a lib/ test takes nothing from those); only
 # the simulator's sets its own flags.
-LDADD = tools/libtools.a $(LIBVFS_LDADD) $(CHECK_LIBS)
+LDADD = tools/libtools.a $(LIBVFS_LDADD) $(CHECK_LIBS) $(JANSSON_LIBS)
 
 TESTS += $(check_PROGRAMS) $(dist_check_SCRIPTS)
 TEST_EXTENSIONS = .sh

@@ -29,7 +29,8 @@ static void bench_usage(FILE *f)
 		"  --rounds N          samples per side after one warm-up round (default 5)\n"
 		"  --entry-ns N|host   spend N ns at each vfslab syscall entry, or the host's\n"
 		"                      measured getppid() cost (default 0)\n"
-		"  --format table|csv|json\n"
+		"  --format table|csv|json|wis\n"
+		"                      wis: will-it-scale's runtest.py CSV of the vfslab side\n"
 		"  --plot FILE         ops/s against tasks, .png or .svg (needs gnuplot)\n"
 		"  --json FILE         also write the results as JSON to FILE\n"
 		"  --tmpdir DIR        the kernel side's directory (default /dev/shm)\n"
@@ -66,7 +67,16 @@ static int bench_option(void *ctx, int c, const char *arg)
 	case 'i':
 	case 'r':
 	case 'e':
+		return bench_cli_option(&bc->o, c, arg, &bc->fmt) ? 2 : -1;
 	case 'f':
+		if (!strcmp(arg, "wis")) {
+			bc->fmt = BENCH_WIS;
+			return -1;
+		}
+		if (strcmp(arg, "table") && strcmp(arg, "csv") && strcmp(arg, "json")) {
+			cli_error("bench", "--format: table, csv, json or wis, not '%s'", arg);
+			return 2;
+		}
 		return bench_cli_option(&bc->o, c, arg, &bc->fmt) ? 2 : -1;
 	case 'm':
 		if (!strcmp(arg, "processes")) {
@@ -170,6 +180,13 @@ static int bench_sides(struct bench_cmd *bc)
 	for (int i = 0; i < bc->nr_variants; i++)
 		if (bench_cli_side(o, bc->variants[i]))
 			return 2;
+	if (bc->fmt == BENCH_WIS && bc->nr_variants > 1) {
+		cli_error("bench",
+			  "--format wis: will-it-scale's CSV holds one side, not %d "
+			  "variants",
+			  bc->nr_variants);
+		return 2;
+	}
 	return 0;
 }
 

@@ -5,12 +5,14 @@
  * whether the direction the seed reported shows here, and how strongly.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tools/bench/bench.h"
 #include "tools/cmd.h"
+#include "tools/out/json.h"
 #include "tools/scenarios.h"
 
 int cmd_scenarios(int argc, char **argv)
@@ -40,18 +42,37 @@ int cmd_scenarios(int argc, char **argv)
 	return 0;
 }
 
-/* What the ratio says, in words; the "after" side is expected to be faster. */
-static const char *verdict(const struct bench_result *after)
+/* What the ratio says: a key for programs, words for people. */
+struct verdict {
+	const char *key, *text;
+};
+
+/* The "after" side is expected to be faster; one round has no spread to judge noise by. */
+static struct verdict verdict(const struct bench_result *after)
 {
+	if (after->nr_samples < 2) {
+		if (after->ratio >= 1.02)
+			return (struct verdict){ "one-round-faster",
+						 "faster in the one round run: no spread to "
+						 "judge noise by (--rounds 2 or more)" };
+		if (after->ratio > 0.98)
+			return (struct verdict){ "none", "no measurable difference (within 2%) "
+							 "in the one round run" };
+		return (struct verdict){ "one-round-slower",
+					 "slower in the one round run: no spread to "
+					 "judge noise by (--rounds 2 or more)" };
+	}
 	if (after->ratio_min > 1.0)
-		return "yes: faster in every paired round";
+		return (struct verdict){ "yes", "yes: faster in every paired round" };
 	if (after->ratio >= 1.02)
-		return "weakly: faster by median, within the noise in some rounds";
+		return (struct verdict){ "weakly", "weakly: faster by median, within the noise "
+						   "in some rounds" };
 	if (after->ratio > 0.98)
-		return "no measurable difference (within 2%)";
+		return (struct verdict){ "none", "no measurable difference (within 2%)" };
 	if (after->ratio_max < 1.0)
-		return "opposite: slower in every paired round";
-	return "opposite by median, within the noise in some rounds";
+		return (struct verdict){ "opposite", "opposite: slower in every paired round" };
+	return (struct verdict){ "opposite-weakly",
+				 "opposite by median, within the noise in some rounds" };
 }
 
 static void compare_usage(FILE *f)
@@ -127,6 +148,57 @@ static int compare_options(int argc, char **argv, struct compare_cmd *cc)
 	return -1;
 }
 
+/* Mean and standard deviation (n - 1) of a result's per-round samples, as LKP takes them. */
+static void mean_stddev(const struct bench_result *r, double *mean, double *sd)
+{
+	double sum = 0, sq = 0;
+
+	for (int i = 0; i < r->nr_samples; i++)
+		sum += r->samples[i];
+	*mean = r->nr_samples ? sum / r->nr_samples : 0;
+	for (int i = 0; i < r->nr_samples; i++)
+		sq += (r->samples[i] - *mean) * (r->samples[i] - *mean);
+	*sd = r->nr_samples > 1 ? sqrt(sq / (r->nr_samples - 1)) : 0;
+}
+
+/* "± N%" of a mean, blank where one round gives no deviation. */
+static void fmt_stddev(char *buf, size_t n, const struct bench_result *r, double mean, double sd)
+{
+	if (r->nr_samples < 2 || !(mean > 0))
+		snprintf(buf, n, "%5s", "");
+	else
+		snprintf(buf, n, "\xc2\xb1%3.0f%%", 100 * sd / mean);
+}
+
+/*
+ * The LKP test robot's shape: base mean ± %stddev, %change of the means,
+ * new mean ± %stddev, and the metric, for readers used to its reports.
+ */
+static void compare_lkp(const struct bench_opts *o, const struct bench_result *res, int nr)
+{
+	printf("\nLKP's shape, before = %s, after = %s (mean of the rounds):\n", o->sides[0].label,
+	       o->sides[1].label);
+	printf("%12s %27s\n", "before", "after");
+	printf("---------------- ---------------------------\n");
+	printf("%16s %11s %15s\n", "%stddev", "%change", "%stddev");
+	printf("%16s %10s %16s\n", "\\", "|", "\\");
+	for (int i = 0; i < nr; i++) {
+		const struct bench_result *a = &res[i], *b = &res[i - res[i].side];
+		double ma, sa, mb, sb;
+		char da[16], db[16];
+
+		if (a->side != 1)
+			continue;
+		mean_stddev(b, &mb, &sb);
+		mean_stddev(a, &ma, &sa);
+		fmt_stddev(db, sizeof(db), b, mb, sb);
+		fmt_stddev(da, sizeof(da), a, ma, sa);
+		printf("%10.0f %s %+9.1f%% %10.0f %s  %s.ops_per_sec.%d_%s\n", mb, db,
+		       mb > 0 ? 100 * (ma - mb) / mb : 0.0, ma, da, o->wl->name, a->tasks,
+		       o->processes ? "processes" : "threads");
+	}
+}
+
 /* Under the table: the seed's claim, the published figure, the verdict per task count. */
 static void compare_verdicts(const struct scenario *s, const struct bench_result *res, int nr)
 {
@@ -139,8 +211,43 @@ static void compare_verdicts(const struct scenario *s, const struct bench_result
 			continue;
 		printf("here, %d task%s: after/before %.3fx (paired rounds %.3f-%.3f) - %s\n",
 		       res[i].tasks, res[i].tasks > 1 ? "s" : "", res[i].ratio, res[i].ratio_min,
-		       res[i].ratio_max, verdict(&res[i]));
+		       res[i].ratio_max, verdict(&res[i]).text);
 	}
+}
+
+/* bench's JSON with the scenario, its published figure and the verdicts. */
+static int compare_json(const struct scenario *s, const struct bench_opts *o,
+			const struct bench_result *res, int nr)
+{
+	json_t *root = bench_json(o, res, nr), *sc = json_object(), *v = json_array();
+	int ret;
+
+	json_object_set_new(sc, "name", json_string(s->name));
+	json_object_set_new(sc, "claim", json_string(s->claim));
+	json_object_set_new(sc, "before", json_string(s->before));
+	json_object_set_new(sc, "after", json_string(s->after));
+	json_object_set_new(sc, "source", json_string(s->source));
+	json_object_set_new(sc, "published_ratio",
+			    s->published ? out_json_num(s->published, 4) : json_null());
+	json_object_set_new(sc, "published_cpus",
+			    s->published ? json_integer(s->published_cpus) : json_null());
+	json_object_set_new(root, "scenario", sc);
+	for (int i = 0; i < nr; i++) {
+		struct verdict w = verdict(&res[i]);
+
+		if (res[i].side != 1)
+			continue;
+		json_array_append_new(
+			v, json_pack("{s:i,s:o,s:o,s:o,s:i,s:s,s:s}", "tasks", res[i].tasks,
+				     "ratio", out_json_num(res[i].ratio, 4), "ratio_min",
+				     out_json_num(res[i].ratio_min, 4), "ratio_max",
+				     out_json_num(res[i].ratio_max, 4), "rounds", res[i].nr_samples,
+				     "verdict", w.key, "text", w.text));
+	}
+	json_object_set_new(root, "verdicts", v);
+	ret = out_json_dump(stdout, root);
+	json_decref(root);
+	return ret;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -176,8 +283,12 @@ int cmd_compare(int argc, char **argv)
 		cli_error("compare", "%s: the run failed", s->name);
 		return 1;
 	}
+	if (cc.fmt == BENCH_JSON)
+		return compare_json(s, o, res, nr) ? 1 : 0;
 	bench_report(stdout, cc.fmt, o, res, nr);
-	if (cc.fmt == BENCH_TABLE)
+	if (cc.fmt == BENCH_TABLE) {
+		compare_lkp(o, res, nr);
 		compare_verdicts(s, res, nr);
+	}
 	return 0;
 }

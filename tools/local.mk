@@ -4,7 +4,7 @@
 # native lib/ and vfs/, and the simulator's vfslab-sim (tools/simrun/).
 
 noinst_LIBRARIES += %D%/libtools.a
-%C%_libtools_a_CFLAGS = $(AM_CFLAGS) $(LIBEDIT_CFLAGS)
+%C%_libtools_a_CFLAGS = $(AM_CFLAGS) $(LIBEDIT_CFLAGS) $(JANSSON_CFLAGS)
 # Where an installed vfslab finds vfslab-sim (tools/simrun/helper.c).
 %C%_libtools_a_CPPFLAGS = $(AM_CPPFLAGS) -DVFSLAB_BINDIR='"$(bindir)"' \
 	-DVFSLAB_PKGLIBEXECDIR='"$(pkglibexecdir)"'
@@ -26,6 +26,10 @@ noinst_LIBRARIES += %D%/libtools.a
 	%D%/cmd_replay.c %D%/replay/replay.h %D%/replay/sys.h %D%/replay/sys.c %D%/replay/args.h %D%/replay/args.c %D%/replay/parse.c %D%/replay/tree.c %D%/replay/exec.c %D%/replay/engine.h %D%/replay/engine.c %D%/replay/repair.c %D%/replay/compare.c %D%/replay/prescan.c %D%/replay/stream.c %D%/replay/passes.c %D%/replay/report.c \
 	%D%/cmd_shell.c %D%/shell/shell.h %D%/shell/repl.c %D%/shell/inspect.c \
 	%D%/cmd_torture.c \
+	%D%/out/csv.c \
+	%D%/out/csv.h \
+	%D%/out/json.c \
+	%D%/out/json.h \
 	%D%/torture/engine.h \
 	%D%/torture/exec.c \
 	%D%/torture/gen.c \
@@ -79,5 +83,5 @@ bin_PROGRAMS += %D%/vfslab
 %C%_vfslab_SOURCES = %D%/main.c %D%/cmd_sim.c
 # libsimrt.a for the machine profiles (tools/sim/profile.c) calibrate and
 # validate use; nothing else of the machine is linked.
-%C%_vfslab_LDADD = %D%/libtools.a $(LIBVFS_LDADD) tools/sim/libsimrt.a $(LIBEDIT_LIBS) -lm
+%C%_vfslab_LDADD = %D%/libtools.a $(LIBVFS_LDADD) tools/sim/libsimrt.a $(LIBEDIT_LIBS) $(JANSSON_LIBS) -lm
 EXTRA_DIST += %D%/quickstart.sh %D%/figures.sh

@@ -24,10 +24,10 @@ run | test) ;;
 	;;
 esac
 
-# Debian 12 packages: the build chain and the three chosen libraries.
+# Debian 12 packages: the build chain and the four chosen libraries.
 pkgs="build-essential autoconf automake autoconf-archive pkgconf liburcu-dev
-libjemalloc-dev check libsubunit-dev libedit-dev jq strace gnuplot-nox
-clang-format"
+libjemalloc-dev check libsubunit-dev libedit-dev libjansson-dev jq python3 strace
+gnuplot-nox clang-format"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

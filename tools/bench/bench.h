@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "tools/bench/workload.h"
+#include "tools/out/json.h"
 #include "vfs/vfs.h"
 
 #define BENCH_MAX_SIDES 8
@@ -66,11 +67,12 @@ struct bench_result {
 /* Run the sweep; results in out[], one per side and task count. 0 or -1. */
 int bench_run(const struct bench_opts *o, struct bench_result *out, int *nr_out);
 
-enum bench_format { BENCH_TABLE, BENCH_CSV, BENCH_JSON };
+/* BENCH_WIS: will-it-scale's runtest.py CSV of the one vfslab side. */
+enum bench_format { BENCH_TABLE, BENCH_CSV, BENCH_JSON, BENCH_WIS };
 void bench_report(FILE *f, enum bench_format fmt, const struct bench_opts *o,
 		  const struct bench_result *r, int nr);
-/* Write s as a JSON string literal (quotes and escapes). */
-void bench_json_str(FILE *f, const char *s);
+/* The JSON document of a run, for a caller to add to (compare, sim). */
+json_t *bench_json(const struct bench_opts *o, const struct bench_result *r, int nr);
 /* ops/s as the table prints it: "1.23M", "4.5k", "678". */
 void bench_fmt_ops(char *buf, size_t n, double v);
 

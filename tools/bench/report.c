@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Benchmark output: a table for people, CSV (will-it-scale's columns first:
- * tasks, then ops/s) and JSON for programs, and a gnuplot plot.
+ * tasks, then ops/s), will-it-scale's own CSV and JSON for programs, and a
+ * gnuplot plot.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,8 @@
 #include <unistd.h>
 
 #include "tools/bench/bench.h"
+#include "tools/out/csv.h"
+#include "tools/out/json.h"
 
 /* The counters a reader of a result wants per operation. */
 static const enum vfs_event shown[] = {
@@ -104,6 +107,9 @@ static void report_table(FILE *f, const struct bench_opts *o, const struct bench
 
 static void report_csv(FILE *f, const struct bench_opts *o, const struct bench_result *r, int nr)
 {
+	struct csv c;
+
+	csv_start(&c, f);
 	fprintf(f, "tasks,workload,mode,side,ops_per_sec,min,max,ratio,ratio_min,ratio_max,"
 		   "oversubscribed,entry_ns");
 	for (int k = 0; k < VFS_EV_NR; k++)
@@ -111,65 +117,125 @@ static void report_csv(FILE *f, const struct bench_opts *o, const struct bench_r
 	fprintf(f, ",score0_per_sec,score1_per_sec,errors\n");
 	for (int i = 0; i < nr; i++) {
 		const struct bench_result *x = &r[i];
+		bool kernel = o->sides[x->side].kernel;
 
-		fprintf(f, "%d,%s,%s,\"%s\",%.0f,%.0f,%.0f,%.4f,%.4f,%.4f,%d,%ld", x->tasks,
-			o->wl->name, mode_name(o), o->sides[x->side].label, x->median, x->min,
-			x->max, x->ratio, x->ratio_min, x->ratio_max, x->oversubscribed,
-			o->sides[x->side].kernel ? 0 : o->entry_ns);
+		csv_fmt(&c, "%d", x->tasks);
+		csv_str(&c, o->wl->name);
+		csv_str(&c, mode_name(o));
+		csv_str(&c, o->sides[x->side].label);
+		csv_fmt(&c, "%.0f", x->median);
+		csv_fmt(&c, "%.0f", x->min);
+		csv_fmt(&c, "%.0f", x->max);
+		csv_fmt(&c, "%.4f", x->ratio);
+		csv_fmt(&c, "%.4f", x->ratio_min);
+		csv_fmt(&c, "%.4f", x->ratio_max);
+		csv_fmt(&c, "%d", x->oversubscribed);
+		csv_fmt(&c, "%ld", kernel ? 0 : o->entry_ns);
+		/* The kernel's VFS counters are not visible from here: not 0, empty. */
 		for (int k = 0; k < VFS_EV_NR; k++)
-			fprintf(f, ",%.6f", x->ev_per_op[k]);
-		fprintf(f, ",%.0f,%.0f,%lu\n", x->score[0], x->score[1], x->errors);
+			if (kernel)
+				csv_empty(&c);
+			else
+				csv_fmt(&c, "%.6f", x->ev_per_op[k]);
+		csv_fmt(&c, "%.0f", x->score[0]);
+		csv_fmt(&c, "%.0f", x->score[1]);
+		csv_fmt(&c, "%lu", x->errors);
+		csv_end(&c);
 	}
 }
 
-/* A JSON string literal of s. */
-void bench_json_str(FILE *f, const char *s)
+/* The side --format wis writes: the one vfslab side (bench refuses more). */
+static int wis_side(const struct bench_opts *o)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
+	for (int s = 0; s < o->nr_sides; s++)
+		if (!o->sides[s].kernel)
+			return s;
+	return 0;
+}
+
+/*
+ * will-it-scale's runtest.py CSV, for its plotting scripts: one mode was
+ * run, so the other mode's column is empty, as are the idle columns
+ * (vfslab does not sample the CPUs' idle time); linear is the 1-task
+ * figure times the task count.
+ */
+static void report_wis(FILE *f, const struct bench_opts *o, const struct bench_result *r, int nr)
+{
+	int side = wis_side(o);
+	double one = -1;
+	struct csv c;
+
+	csv_start(&c, f);
+	fprintf(f, "tasks,processes,processes_idle,threads,threads_idle,linear\n");
+	for (int i = 0; i < nr; i++)
+		if (r[i].side == side && r[i].tasks == 1)
+			one = r[i].median;
+	for (int i = -1; i < nr; i++) {
+		/* runtest.py's first row: no tasks, no work. */
+		int tasks = i < 0 ? 0 : r[i].tasks;
+		double ops = i < 0 ? 0 : r[i].median;
+
+		if (i >= 0 && r[i].side != side)
+			continue;
+		csv_fmt(&c, "%d", tasks);
+		for (int m = 0; m < 2; m++) {
+			if (o->processes == !m)
+				csv_fmt(&c, "%.0f", ops);
+			else
+				csv_empty(&c);
+			csv_empty(&c);
+		}
+		if (one >= 0)
+			csv_fmt(&c, "%.0f", one * tasks);
 		else
-			fputc(*s, f);
+			csv_empty(&c);
+		csv_end(&c);
 	}
-	fputc('"', f);
 }
 
-static void report_json(FILE *f, const struct bench_opts *o, const struct bench_result *r, int nr)
+json_t *bench_json(const struct bench_opts *o, const struct bench_result *r, int nr)
 {
-	fprintf(f, "{\"workload\":");
-	bench_json_str(f, o->wl->name);
-	fprintf(f, ",\"description\":");
-	bench_json_str(f, o->wl->desc);
-	fprintf(f,
-		",\"mode\":\"%s\",\"interval_s\":%.3f,\"rounds\":%d,\"entry_ns\":%ld,"
-		"\"entry_ns_is_host_getppid\":%s,\"results\":[",
-		mode_name(o), o->interval, o->rounds, o->entry_ns,
-		o->entry_host ? "true" : "false");
+	json_t *root = json_object(), *results = json_array();
+
+	json_object_set_new(root, "workload", out_json_str(o->wl->name));
+	json_object_set_new(root, "description", out_json_str(o->wl->desc));
+	json_object_set_new(root, "mode", json_string(mode_name(o)));
+	json_object_set_new(root, "interval_s", out_json_num(o->interval, 3));
+	json_object_set_new(root, "rounds", json_integer(o->rounds));
+	json_object_set_new(root, "entry_ns", json_integer(o->entry_ns));
+	json_object_set_new(root, "entry_ns_is_host_getppid", json_boolean(o->entry_host));
 	for (int i = 0; i < nr; i++) {
 		const struct bench_result *x = &r[i];
+		bool kernel = o->sides[x->side].kernel;
+		json_t *row = json_object(), *samples = json_array(), *ev = json_object();
 
-		fprintf(f, "%s\n {\"side\":", i ? "," : "");
-		bench_json_str(f, o->sides[x->side].label);
-		fprintf(f,
-			",\"kernel\":%s,\"tasks\":%d,\"ops_per_sec\":%.0f,\"min\":%.0f,"
-			"\"max\":%.0f,\"ratio\":%.4f,\"ratio_min\":%.4f,\"ratio_max\":%.4f,"
-			"\"oversubscribed\":%s,\"errors\":%lu,\"samples\":[",
-			o->sides[x->side].kernel ? "true" : "false", x->tasks, x->median, x->min,
-			x->max, x->ratio, x->ratio_min, x->ratio_max,
-			x->oversubscribed ? "true" : "false", x->errors);
+		out_json_set_name(row, "side", o->sides[x->side].label);
+		json_object_set_new(row, "kernel", json_boolean(kernel));
+		json_object_set_new(row, "tasks", json_integer(x->tasks));
+		json_object_set_new(row, "ops_per_sec", out_json_num(x->median, 0));
+		json_object_set_new(row, "min", out_json_num(x->min, 0));
+		json_object_set_new(row, "max", out_json_num(x->max, 0));
+		json_object_set_new(row, "ratio", out_json_num(x->ratio, 4));
+		json_object_set_new(row, "ratio_min", out_json_num(x->ratio_min, 4));
+		json_object_set_new(row, "ratio_max", out_json_num(x->ratio_max, 4));
+		json_object_set_new(row, "oversubscribed", json_boolean(x->oversubscribed));
+		json_object_set_new(row, "errors", json_integer((json_int_t)x->errors));
 		for (int s = 0; s < x->nr_samples; s++)
-			fprintf(f, "%s%.0f", s ? "," : "", x->samples[s]);
-		fprintf(f, "],\"scores_per_sec\":[%.0f,%.0f],\"events_per_op\":{", x->score[0],
-			x->score[1]);
+			json_array_append_new(samples, out_json_num(x->samples[s], 0));
+		json_object_set_new(row, "samples", samples);
+		json_object_set_new(row, "scores_per_sec",
+				    json_pack("[o,o]", out_json_num(x->score[0], 0),
+					      out_json_num(x->score[1], 0)));
+		/* The kernel's VFS counters are not visible from here: null, not 0. */
 		for (int k = 0; k < VFS_EV_NR; k++)
-			fprintf(f, "%s\"%s\":%.6f", k ? "," : "", vfs_event_name(k),
-				x->ev_per_op[k]);
-		fprintf(f, "}}");
+			json_object_set_new(ev, vfs_event_name(k),
+					    kernel ? json_null() :
+						     out_json_num(x->ev_per_op[k], 6));
+		json_object_set_new(row, "events_per_op", ev);
+		json_array_append_new(results, row);
 	}
-	fprintf(f, "\n]}\n");
+	json_object_set_new(root, "results", results);
+	return root;
 }
 
 void bench_report(FILE *f, enum bench_format fmt, const struct bench_opts *o,
@@ -182,9 +248,16 @@ void bench_report(FILE *f, enum bench_format fmt, const struct bench_opts *o,
 	case BENCH_CSV:
 		report_csv(f, o, r, nr);
 		break;
-	case BENCH_JSON:
-		report_json(f, o, r, nr);
+	case BENCH_WIS:
+		report_wis(f, o, r, nr);
 		break;
+	case BENCH_JSON: {
+		json_t *j = bench_json(o, r, nr);
+
+		out_json_dump(f, j);
+		json_decref(j);
+		break;
+	}
 	}
 }
 

@@ -326,41 +326,51 @@ void c2c_print(FILE *f, const struct c2c_report *r, uint64_t ops, const char *la
 	}
 }
 
-void c2c_json(FILE *f, const struct c2c_report *r, uint64_t ops)
+json_t *c2c_json(const struct c2c_report *r, uint64_t ops)
 {
 	double n = ops ? (double)ops : 1;
+	json_t *root = json_object(), *lines = json_array();
 
-	fprintf(f,
-		"{\"hitm_per_op\":%.6f,\"rfo_per_op\":%.6f,\"inval_per_op\":%.6f,"
-		"\"rmw_xfer_per_op\":%.6f,\"stall_ns_per_op\":%.3f,\"lines\":[",
-		(r->total.hitm_local + r->total.hitm_remote) / n, r->total.rfo / n,
-		r->total.inval / n, r->total.rmw_xfer / n, r->total.stall_ps / 1000.0 / n);
+	json_object_set_new(root, "hitm_per_op",
+			    out_json_num((r->total.hitm_local + r->total.hitm_remote) / n, 6));
+	json_object_set_new(root, "rfo_per_op", out_json_num(r->total.rfo / n, 6));
+	json_object_set_new(root, "inval_per_op", out_json_num(r->total.inval / n, 6));
+	json_object_set_new(root, "rmw_xfer_per_op", out_json_num(r->total.rmw_xfer / n, 6));
+	json_object_set_new(root, "stall_ns_per_op",
+			    out_json_num(r->total.stall_ps / 1000.0 / n, 3));
 	for (unsigned int i = 0; i < r->nlines; i++) {
 		const struct c2c_line *cl = &r->lines[i];
+		json_t *line = json_object(), *rows = json_array();
 
-		fprintf(f, "%s{\"object\":", i ? "," : "");
-		bench_json_str(f, cl->object);
-		fprintf(f, ",\"offset\":%u,\"holds\":", cl->obj_off);
-		bench_json_str(f, cl->fields);
-		fprintf(f,
-			",\"stall_ns_per_op\":%.3f,\"hitm_per_op\":%.6f,\"rfo_per_op\":%.6f,"
-			"\"inval_per_op\":%.6f,\"rmw_xfer_per_op\":%.6f,\"rows\":[",
-			cl->s.stall_ps / 1000.0 / n, (cl->s.hitm_local + cl->s.hitm_remote) / n,
-			cl->s.rfo / n, cl->s.inval / n, cl->s.rmw_xfer / n);
+		json_object_set_new(line, "object", out_json_str(cl->object));
+		json_object_set_new(line, "offset", json_integer(cl->obj_off));
+		json_object_set_new(line, "holds", out_json_str(cl->fields));
+		json_object_set_new(line, "stall_ns_per_op",
+				    out_json_num(cl->s.stall_ps / 1000.0 / n, 3));
+		json_object_set_new(line, "hitm_per_op",
+				    out_json_num((cl->s.hitm_local + cl->s.hitm_remote) / n, 6));
+		json_object_set_new(line, "rfo_per_op", out_json_num(cl->s.rfo / n, 6));
+		json_object_set_new(line, "inval_per_op", out_json_num(cl->s.inval / n, 6));
+		json_object_set_new(line, "rmw_xfer_per_op", out_json_num(cl->s.rmw_xfer / n, 6));
 		for (unsigned int k = 0; k < cl->nrows; k++) {
 			const struct c2c_row *w = &cl->rows[k];
+			json_t *row = json_object();
 
-			fprintf(f, "%s{\"field\":", k ? "," : "");
-			bench_json_str(f, w->field);
-			fprintf(f, ",\"function\":");
-			bench_json_str(f, w->func);
-			fprintf(f,
-				",\"misses_per_op\":%.6f,\"hitm_per_op\":%.6f,\"rfo_per_op\":%.6f,"
-				"\"inval_per_op\":%.6f,\"rmw_xfer_per_op\":%.6f,\"stall_ns_per_op\":%.3f}",
-				w->events / n, w->hitm / n, w->rfo / n, w->inval / n,
-				w->rmw_xfer / n, w->stall_ps / 1000.0 / n);
+			json_object_set_new(row, "field", out_json_str(w->field));
+			json_object_set_new(row, "function", out_json_str(w->func));
+			json_object_set_new(row, "misses_per_op", out_json_num(w->events / n, 6));
+			json_object_set_new(row, "hitm_per_op", out_json_num(w->hitm / n, 6));
+			json_object_set_new(row, "rfo_per_op", out_json_num(w->rfo / n, 6));
+			json_object_set_new(row, "inval_per_op", out_json_num(w->inval / n, 6));
+			json_object_set_new(row, "rmw_xfer_per_op",
+					    out_json_num(w->rmw_xfer / n, 6));
+			json_object_set_new(row, "stall_ns_per_op",
+					    out_json_num(w->stall_ps / 1000.0 / n, 3));
+			json_array_append_new(rows, row);
 		}
-		fprintf(f, "]}");
+		json_object_set_new(line, "rows", rows);
+		json_array_append_new(lines, line);
 	}
-	fprintf(f, "]}");
+	json_object_set_new(root, "lines", lines);
+	return root;
 }

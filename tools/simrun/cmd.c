@@ -389,29 +389,35 @@ static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 static void json(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		 const struct sim_result *res, int nr)
 {
-	const struct bench_opts *o = &c->o;
-	fprintf(f,
-		"{\"simulated\":true,\"profile\":\"%s\",\"ops_per_cpu\":%lu,"
-		"\"bench\":",
-		p->name, c->ops);
+	json_t *root = json_object(), *coh = json_array();
+
+	json_object_set_new(root, "simulated", json_true());
+	out_json_set_name(root, "profile", p->name);
+	json_object_set_new(root, "ops_per_cpu", json_integer((json_int_t)c->ops));
 	for (int i = 0; i < nr; i++)
 		br[i] = res[i].br;
-	bench_report(f, BENCH_JSON, o, br, nr);
-	fprintf(f, ",\"coherence\":[");
+	json_object_set_new(root, "bench", bench_json(&c->o, br, nr));
 	for (int i = 0; i < nr; i++) {
-		fprintf(f,
-			"%s\n {\"side\":%d,\"cpus\":%d,\"ns_per_op\":%.3f,\"hitm_per_op\":%.6f,"
-			"\"rfo_per_op\":%.6f,\"inval_per_op\":%.6f,\"rmw_xfer_per_op\":%.6f,"
-			"\"window_s\":%.9f,\"instrs_per_op\":%.3f,\"sb_stalls_per_op\":%.6f,"
-			"\"accesses\":%llu,\"contention\":",
-			i ? "," : "", res[i].br.side, res[i].br.tasks, res[i].op_ns,
-			res[i].per_op.hitm, res[i].per_op.rfo, res[i].per_op.inval,
-			res[i].per_op.rmw_xfer, res[i].window_s, res[i].instrs_per_op,
-			res[i].sb_stalls_per_op, (unsigned long long)res[i].accesses);
-		c2c_json(f, &res[i].c2c, res[i].ops);
-		fprintf(f, "}");
+		const struct sim_result *r = &res[i];
+		json_t *row = json_object();
+
+		json_object_set_new(row, "side", json_integer(r->br.side));
+		json_object_set_new(row, "cpus", json_integer(r->br.tasks));
+		json_object_set_new(row, "ns_per_op", out_json_num(r->op_ns, 3));
+		json_object_set_new(row, "hitm_per_op", out_json_num(r->per_op.hitm, 6));
+		json_object_set_new(row, "rfo_per_op", out_json_num(r->per_op.rfo, 6));
+		json_object_set_new(row, "inval_per_op", out_json_num(r->per_op.inval, 6));
+		json_object_set_new(row, "rmw_xfer_per_op", out_json_num(r->per_op.rmw_xfer, 6));
+		json_object_set_new(row, "window_s", out_json_num(r->window_s, 9));
+		json_object_set_new(row, "instrs_per_op", out_json_num(r->instrs_per_op, 3));
+		json_object_set_new(row, "sb_stalls_per_op", out_json_num(r->sb_stalls_per_op, 6));
+		json_object_set_new(row, "accesses", json_integer((json_int_t)r->accesses));
+		json_object_set_new(row, "contention", c2c_json(&r->c2c, r->ops));
+		json_array_append_new(coh, row);
 	}
-	fprintf(f, "\n]}\n");
+	json_object_set_new(root, "coherence", coh);
+	out_json_dump(f, root);
+	json_decref(root);
 }
 
 /*
@@ -452,9 +458,10 @@ static void report(FILE *f, const struct sim_cli *c, const struct sim_profile *p
 		}
 		break;
 	case BENCH_CSV:
+	case BENCH_WIS:
 		for (int i = 0; i < nr; i++)
 			br[i] = res[i].br;
-		bench_report(f, BENCH_CSV, &c->o, br, nr);
+		bench_report(f, c->fmt, &c->o, br, nr);
 		break;
 	case BENCH_JSON:
 		json(f, c, p, res, nr);

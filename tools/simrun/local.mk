@@ -34,6 +34,6 @@ tools_vfslab_sim_SOURCES = \
 	%D%/run.c \
 	%D%/simrun.h \
 	%D%/sysops_sim.c
-tools_vfslab_sim_CFLAGS = $(WARN_CFLAGS) $(PTHREAD_CFLAGS) $(LIBEDIT_CFLAGS)
+tools_vfslab_sim_CFLAGS = $(WARN_CFLAGS) $(PTHREAD_CFLAGS) $(LIBEDIT_CFLAGS) $(JANSSON_CFLAGS)
 tools_vfslab_sim_LDFLAGS = -Wl,--wrap=kmem_cache_alloc -Wl,--wrap=kmem_cache_zalloc
-tools_vfslab_sim_LDADD = tools/libtools.a $(SIM_LDADD) $(LIBEDIT_LIBS)
+tools_vfslab_sim_LDADD = tools/libtools.a $(SIM_LDADD) $(LIBEDIT_LIBS) $(JANSSON_LIBS)

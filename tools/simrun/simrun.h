@@ -14,6 +14,7 @@
 
 #include "tools/bench/bench.h"
 #include "tools/bench/workload.h"
+#include "tools/out/json.h"
 #include "tools/sim/profile.h"
 #include "tools/sim/sim.h"
 #include "vfs/vfs.h"
@@ -87,6 +88,6 @@ int sim_run_workload(const struct sim_run_opts *o, const struct vfs_config *cfg,
 void c2c_build(struct c2c_report *r, const struct vfs_config *cfg, unsigned int top);
 void c2c_free(struct c2c_report *r);
 void c2c_print(FILE *f, const struct c2c_report *r, uint64_t ops, const char *label);
-void c2c_json(FILE *f, const struct c2c_report *r, uint64_t ops);
+json_t *c2c_json(const struct c2c_report *r, uint64_t ops);
 
 #endif /* VFSLAB_TOOLS_SIMRUN_SIMRUN_H */
