@@ -43,6 +43,8 @@ check_PROGRAMS += %D%/check_sim_profile
 #  sim_calibrate               calibrate writes a profile sim loads
 #  bench_smoke                 every bench workload, briefly, on vfslab and
 #                              the host kernel
+#  outputs                     jq, Python's csv module and will-it-scale's
+#                              reader parse every output format, odd names too
 #  replay                      replay --check on recorded strace logs; short
 #                              throughput runs
 #  torture, difftest           short runs (their long runs: check-long)
@@ -57,6 +59,7 @@ dist_check_SCRIPTS = \
 	%D%/sim.sh \
 	%D%/sim_calibrate.sh \
 	%D%/bench_smoke.sh \
+	%D%/outputs.sh \
 	%D%/replay.sh \
 	%D%/torture.sh \
 	%D%/difftest.sh \

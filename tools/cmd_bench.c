@@ -212,7 +212,7 @@ static int bench_go(struct bench_cmd *bc)
 		bench_report(f, BENCH_JSON, o, res, nr);
 		fclose(f);
 	}
-	if (bc->plot && bench_plot(bc->plot, o, res, nr))
+	if (bc->plot && bench_plot(bc->plot, o, res, nr, NULL))
 		return 1;
 	for (int i = 0; i < nr; i++)
 		if (res[i].errors)

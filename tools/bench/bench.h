@@ -76,8 +76,12 @@ json_t *bench_json(const struct bench_opts *o, const struct bench_result *r, int
 /* ops/s as the table prints it: "1.23M", "4.5k", "678". */
 void bench_fmt_ops(char *buf, size_t n, double v);
 
-/* Plot ops/s against tasks with gnuplot into file (.png or .svg). */
-int bench_plot(const char *file, const struct bench_opts *o, const struct bench_result *r, int nr);
+/*
+ * Plot ops/s against tasks, min-max bars, with gnuplot into file (.png or
+ * .svg); sim_profile names the simulated machine (NULL: a native run).
+ */
+int bench_plot(const char *file, const struct bench_opts *o, const struct bench_result *r, int nr,
+	       const char *sim_profile);
 
 /* ns per getppid() on this host, and spin iterations per ns. */
 double bench_host_syscall_ns(void);

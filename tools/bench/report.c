@@ -261,8 +261,12 @@ void bench_report(FILE *f, enum bench_format fmt, const struct bench_opts *o,
 	}
 }
 
-/* gnuplot reads the script on stdin; the data follow inline ("-"). */
-int bench_plot(const char *file, const struct bench_opts *o, const struct bench_result *r, int nr)
+/*
+ * gnuplot reads the script on stdin; the data follow inline ("-"): task
+ * count, median, min and max, drawn as a line with min-max bars.
+ */
+int bench_plot(const char *file, const struct bench_opts *o, const struct bench_result *r, int nr,
+	       const char *sim_profile)
 {
 	const char *gp = GNUPLOT_PATH;
 	size_t n = strlen(file);
@@ -287,18 +291,23 @@ int bench_plot(const char *file, const struct bench_opts *o, const struct bench_
 	fprintf(p, "set terminal %s size 900,560\nset output '%s'\n", svg ? "svg" : "pngcairo",
 		file);
 	fprintf(p,
-		"set title '%s: %s (%s)'\nset xlabel 'tasks'\nset ylabel 'ops/s'\n"
-		"set key top left\nset grid\nset yrange [0:*]\nset xtics 1\nset format y '%%.1s%%c'\n",
-		o->wl->name, o->wl->desc, o->processes ? "processes" : "threads");
+		"set title '%s: %s (%s)%s%s%s'\nset xlabel '%s'\nset ylabel '%sops/s'\n"
+		"set key outside below\nset grid\nset yrange [0:*]\nset xtics 1\n"
+		"set format y '%%.1s%%c'\n",
+		o->wl->name, o->wl->desc, o->processes ? "processes" : "threads",
+		sim_profile ? ", simulated on the " : "", sim_profile ? sim_profile : "",
+		sim_profile ? " profile" : "", sim_profile ? "virtual CPUs" : "tasks",
+		sim_profile ? "simulated " : "");
 	fprintf(p, "plot ");
 	for (int s = 0; s < o->nr_sides; s++)
-		fprintf(p, "%s'-' using 1:2 with linespoints title '%s'", s ? ", " : "",
+		fprintf(p, "%s'-' using 1:2:3:4 with yerrorlines title '%s'", s ? ", " : "",
 			o->sides[s].label);
 	fprintf(p, "\n");
 	for (int s = 0; s < o->nr_sides; s++) {
 		for (int i = 0; i < nr; i++)
 			if (r[i].side == s)
-				fprintf(p, "%d %.0f\n", r[i].tasks, r[i].median);
+				fprintf(p, "%d %.0f %.0f %.0f\n", r[i].tasks, r[i].median, r[i].min,
+					r[i].max);
 		fprintf(p, "e\n");
 	}
 	return pclose(p) == 0 ? 0 : -1;

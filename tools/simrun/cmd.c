@@ -502,7 +502,7 @@ static int run_profile(struct sim_cli *c, const struct sim_profile *p, bool c2c,
 	if (c->plot_file) {
 		for (int i = 0; i < *nr; i++)
 			br[i] = res[i].br;
-		if (bench_plot(c->plot_file, &c->o, br, *nr))
+		if (bench_plot(c->plot_file, &c->o, br, *nr, p->name))
 			return 1;
 	}
 	return 0;
