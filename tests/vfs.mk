@@ -40,6 +40,7 @@ check_PROGRAMS += %D%/check_sim_profile
 #  fstest_variants             the same under several variants
 #  sim_fstest, sim             the simulator's build on the fstest scripts;
 #                              its determinism, output formats, a scenario
+#  sim_plot                    sim --plot's axes, title, key and bars
 #  sim_calibrate               calibrate writes a profile sim loads
 #  bench_smoke                 every bench workload, briefly, on vfslab and
 #                              the host kernel
@@ -57,6 +58,7 @@ dist_check_SCRIPTS = \
 	%D%/fstest_variants.sh \
 	%D%/sim_fstest.sh \
 	%D%/sim.sh \
+	%D%/sim_plot.sh \
 	%D%/sim_calibrate.sh \
 	%D%/bench_smoke.sh \
 	%D%/outputs.sh \
