@@ -82,7 +82,9 @@ static void compare_usage(FILE *f)
 		"                      [--entry-ns N|host] [--peer kernel] [--format table|csv|json]\n\n"
 		"Runs the scenario's workload with its before and after variants taking turns\n"
 		"interval by interval, and reports after/before per task count with the range\n"
-		"over paired rounds. `vfslab scenarios` lists the scenarios.\n");
+		"over paired rounds, and LKP's before \xc2\xb1%%stddev, %%change, after \xc2\xb1%%stddev.\n"
+		"The JSON adds the scenario, its published figure and a verdict per task\n"
+		"count. `vfslab scenarios` lists the scenarios.\n");
 }
 
 struct compare_cmd {
