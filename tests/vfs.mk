@@ -13,6 +13,9 @@ check_PROGRAMS += \
 	%D%/check_stress \
 	%D%/check_check
 EXTRA_DIST += %D%/vfs_test.h
+# tools/out: the CSV writer and the JSON helpers every output goes through.
+check_PROGRAMS += %D%/check_out
+%C%_check_out_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 
 # The many-core simulator (tools/sim): the coherence model on hand-computed
 # cases and the runtime on real code (this test is instrumented like the

@@ -119,8 +119,9 @@ json_t *out_json_num(double v, int decimals)
 		return json_null();
 	if (!decimals && fabs(v) < 9e15)
 		return json_integer((json_int_t)llround(v));
-	/* Rounded here, printed with 15 digits: 0.1235, not 0.12349999999999999. */
-	return json_real(round(v * scale) / scale);
+	/* Rounded here, printed with 15 digits: 0.1235, not 0.12349999999999999;
+	 * + 0.0 turns a -0.0 rounded from a tiny negative into 0.0. */
+	return json_real(round(v * scale) / scale + 0.0);
 }
 
 int out_json_dump(FILE *f, const json_t *root)
