@@ -5,7 +5,8 @@
 # excel dialect; plot.js: columns 0-5) the --format wis CSV, all from runs
 # whose kernel side sits in a directory named with a comma, a double quote,
 # a newline and a byte that is not UTF-8. Kernel rows leave the VFS
-# counters they never measured null (JSON) or empty (CSV); compare's JSON
+# counters they never measured null (JSON) or empty (CSV), as every row
+# does a score its workload does not keep; compare's JSON
 # carries the scenario, the published figure and a verdict, its table
 # LKP's shape, and one round never claims "every paired round".
 set -u
@@ -37,6 +38,8 @@ kernel = [r for r in body if r[side].startswith("kernel")]
 assert kernel and all(r[side] == want for r in kernel), "kernel label: %r" % kernel[0][side]
 assert all(r[i] == "" for r in kernel for i in counters), "kernel counters not empty"
 assert all(r[i] != "" for r in body if r not in kernel for i in counters), "vfslab counters"
+scores = [head.index("score0_per_sec"), head.index("score1_per_sec")]
+assert all(r[i] == "" for r in body for i in scores), "stat1 keeps no scores"
 EOF
 }
 
@@ -46,6 +49,7 @@ check_json() {
 		"$1" >/dev/null || return 1
 	jq -e '[.results[] | select(.kernel | not) | .events_per_op[]] | all(. != null)' \
 		"$1" >/dev/null || return 1
+	jq -e '[.results[].scores_per_sec[]] | all(. == null)' "$1" >/dev/null || return 1
 	jq -e '[.results[] | select(.kernel) | .side | contains("\ufffd")] | all' "$1" \
 		>/dev/null || return 1
 	python3 - "$1" "$dir" <<'EOF'

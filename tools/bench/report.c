@@ -137,8 +137,12 @@ static void report_csv(FILE *f, const struct bench_opts *o, const struct bench_r
 				csv_empty(&c);
 			else
 				csv_fmt(&c, "%.6f", x->ev_per_op[k]);
-		csv_fmt(&c, "%.0f", x->score[0]);
-		csv_fmt(&c, "%.0f", x->score[1]);
+		/* Scores only where the workload keeps them (blogbench's reads, writes). */
+		for (int k = 0; k < 2; k++)
+			if (o->wl->score_names[k])
+				csv_fmt(&c, "%.0f", x->score[k]);
+			else
+				csv_empty(&c);
 		csv_fmt(&c, "%lu", x->errors);
 		csv_end(&c);
 	}
@@ -193,6 +197,12 @@ static void report_wis(FILE *f, const struct bench_opts *o, const struct bench_r
 	}
 }
 
+/* A score per second, null where the workload keeps no such score. */
+static json_t *score_json(const struct bench_opts *o, const struct bench_result *x, int k)
+{
+	return o->wl->score_names[k] ? out_json_num(x->score[k], 0) : json_null();
+}
+
 json_t *bench_json(const struct bench_opts *o, const struct bench_result *r, int nr)
 {
 	json_t *root = json_object(), *results = json_array();
@@ -224,8 +234,7 @@ json_t *bench_json(const struct bench_opts *o, const struct bench_result *r, int
 			json_array_append_new(samples, out_json_num(x->samples[s], 0));
 		json_object_set_new(row, "samples", samples);
 		json_object_set_new(row, "scores_per_sec",
-				    json_pack("[o,o]", out_json_num(x->score[0], 0),
-					      out_json_num(x->score[1], 0)));
+				    json_pack("[o,o]", score_json(o, x, 0), score_json(o, x, 1)));
 		/* The kernel's VFS counters are not visible from here: null, not 0. */
 		for (int k = 0; k < VFS_EV_NR; k++)
 			json_object_set_new(ev, vfs_event_name(k),
