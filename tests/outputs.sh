@@ -138,6 +138,12 @@ if [ -x "${top_builddir:-.}/tools/vfslab-sim" ]; then
 		jq -e '.simulated and (.profile | contains("\ufffd")) and .profile_hex == "78ff79" and
 			(.coherence | length) == 2' "$work/s.json" >/dev/null &&
 		ok "sim json" || bad "sim json"
+	"$vfslab" sim d_lockref --cpus 2 --ops 100 --seeds 1 --format json >"$work/sc.json" \
+		2>/dev/null && jq -e '.scenario.name == "d_lockref" and
+			(.scenario.published_ratio | type) == "number" and
+			(.scenario.predictions | length) == 1 and
+			(.scenario.predictions[0].label | type) == "string"' "$work/sc.json" \
+		>/dev/null && ok "sim scenario json" || bad "sim scenario json"
 	"$vfslab" sim fstat2 --cpus 1,2 --ops 100 --format csv >"$work/s.csv" 2>/dev/null &&
 		python3 -c 'import csv, sys; r = list(csv.reader(open(sys.argv[1], newline="")));
 assert len(r) == 3 and all(len(x) == len(r[0]) for x in r)' "$work/s.csv" &&

@@ -58,6 +58,7 @@ struct sim_cli {
 	bool tsv; /* --format tsv: one line per result, for scripts */
 	const char *json_file, *plot_file;
 	bool progress;
+	const struct scenario *scenario; /* the one being run, for the JSON */
 };
 
 static void usage(FILE *f)
@@ -386,6 +387,33 @@ static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 				strerror((int)-res[i].br.last_error));
 }
 
+static double judged_ratio(const struct sim_cli *c, const struct sim_result *res, int i);
+static const char *direction(double predicted, double published);
+
+/* A scenario's figure and what each prediction says about it. */
+static json_t *scenario_json(const struct sim_cli *c, const struct sim_result *res, int nr)
+{
+	const struct scenario *s = c->scenario;
+	json_t *sc = json_object(), *pred = json_array();
+
+	json_object_set_new(sc, "name", json_string(s->name));
+	json_object_set_new(sc, "claim", json_string(s->claim));
+	json_object_set_new(sc, "source", json_string(s->source));
+	json_object_set_new(sc, "published_ratio",
+			    s->published ? out_json_num(s->published, 4) : json_null());
+	json_object_set_new(sc, "published_cpus",
+			    s->published ? json_integer(s->published_cpus) : json_null());
+	for (int i = 1; i < nr; i += 2) {
+		double ratio = judged_ratio(c, res, i);
+
+		json_array_append_new(pred, json_pack("{s:i,s:o,s:s}", "cpus", res[i].br.tasks,
+						      "predicted_ratio", out_json_num(ratio, 4),
+						      "label", direction(ratio, s->published)));
+	}
+	json_object_set_new(sc, "predictions", pred);
+	return sc;
+}
+
 static void json(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		 const struct sim_result *res, int nr)
 {
@@ -416,6 +444,8 @@ static void json(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		json_array_append_new(coh, row);
 	}
 	json_object_set_new(root, "coherence", coh);
+	if (c->scenario)
+		json_object_set_new(root, "scenario", scenario_json(c, res, nr));
 	out_json_dump(f, root);
 	json_decref(root);
 }
@@ -572,6 +602,7 @@ static int run_scenario(struct sim_cli *base, const struct scenario *s, bool c2c
 		return 1;
 	}
 	c.o.processes = s->processes;
+	c.scenario = s;
 	c.o.nr_sides = 0;
 	if (bench_cli_side(&c.o, s->before) || bench_cli_side(&c.o, s->after))
 		return 2;
