@@ -112,8 +112,10 @@ static void list_profiles(void)
 		       "", p[i].xfer_ns[SIM_DIST_SMT], p[i].xfer_ns[SIM_DIST_CLUSTER],
 		       p[i].xfer_ns[SIM_DIST_DIE], p[i].xfer_ns[SIM_DIST_SOCKET],
 		       p[i].xfer_ns[SIM_DIST_REMOTE]);
-		printf("%11s %.2f GHz, %.2f cycles/instruction, store buffer %u\n", "", p[i].ghz,
-		       p[i].cpi, p[i].store_buffer);
+		printf("%11s %.2f GHz, %.2f cycles/instruction, store buffer %u; %u-byte lines, a "
+		       "read of a modified one %s\n",
+		       "", p[i].ghz, p[i].cpi, p[i].store_buffer, p[i].line_bytes,
+		       p[i].dirty_read_moves ? "moves it" : "shares it");
 		printf("%11s LLC %.1f, memory %.0f, atomic %.2f, pause %.2f, syscall %.0f ns, "
 		       "upgrade %.2f of a transfer\n",
 		       "", p[i].llc_ns, p[i].mem_ns, p[i].atomic_ns, p[i].pause_ns, p[i].syscall_ns,
