@@ -115,7 +115,7 @@ static double native_op_ns(const struct workload *wl, const struct calib_opts *o
 	struct bench_opts b;
 	int nr = 0;
 
-	bench_cli_defaults(&b);
+	bench_cli_defaults(&b, "sim");
 	b.wl = wl;
 	b.tasks[0] = 1;
 	b.nr_tasks = 1;

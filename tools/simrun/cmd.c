@@ -872,7 +872,7 @@ static int sim_cmd_run(int argc, char **argv)
 	int ret;
 
 	memset(&x, 0, sizeof(x));
-	bench_cli_defaults(&x.c.o);
+	bench_cli_defaults(&x.c.o, "sim");
 	x.c.ops = SIM_DEFAULT_OPS;
 	x.c.seeds = 1;
 	x.c.entry_ns = -1;

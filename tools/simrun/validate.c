@@ -156,7 +156,7 @@ static double native_scaling(const struct validate_opts *o, const struct workloa
 			struct bench_opts b;
 			int nr = 0;
 
-			bench_cli_defaults(&b);
+			bench_cli_defaults(&b, "sim");
 			b.wl = wl;
 			b.tasks[0] = k + 1;
 			b.nr_tasks = 1;
@@ -231,7 +231,7 @@ static int part_native(const struct validate_opts *o, struct tally *t)
 
 		if (scenario_ratio(args, &pred))
 			return -1;
-		bench_cli_defaults(&b);
+		bench_cli_defaults(&b, "sim");
 		b.wl = workload_find(sc[i].workload);
 		b.processes = sc[i].processes;
 		b.tasks[0] = 2;
