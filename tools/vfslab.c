@@ -74,8 +74,13 @@ static int cmd_help(int argc, char **argv)
 		       vfs_config_help());
 		return 0;
 	}
+	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		printf("usage: vfslab help [COMMAND|variants]\n\n"
+		       "Prints the commands, COMMAND's --help, or the --variant keys.\n");
+		return 0;
+	}
 	c = find(argv[1]);
-	if (!c || c->fn == cmd_help) {
+	if (!c) {
 		cli_error("help", "unknown command '%s'", argv[1]);
 		return 2;
 	}
