@@ -60,6 +60,7 @@ dist_check_SCRIPTS = \
 	%D%/replay.sh \
 	%D%/torture.sh \
 	%D%/difftest.sh \
+	%D%/layout_check.sh \
 	%D%/layering.sh \
 	%D%/layering_selftest.sh \
 	%D%/man_options.sh \
