@@ -84,6 +84,22 @@ int cli_double(const char *cmd, const char *opt, const char *s, double min, doub
 	return 0;
 }
 
+int cli_fclose(const char *cmd, const char *name, FILE *f)
+{
+	bool bad = fflush(f) || ferror(f);
+	int err = errno;
+
+	if (fclose(f) && !bad) {
+		bad = true;
+		err = errno;
+	}
+	if (bad) {
+		cli_error(cmd, "cannot write %s: %s", name, strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
 int cli_config(const char *cmd, const char *spec, struct vfs_config *cfg)
 {
 	char err[512];

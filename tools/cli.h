@@ -33,6 +33,9 @@ int cli_ids(const char *cmd, const char *opt, const char *s, unsigned long *uid,
 int cli_double(const char *cmd, const char *opt, const char *s, double min, double max,
 	       double *out);
 
+/* Close f, written as name; 0, or -1 after cli_error if any write failed. */
+int cli_fclose(const char *cmd, const char *name, FILE *f);
+
 /* Build a config from a variant spec (NULL: defaults); 0 or -1 after cli_error. */
 int cli_config(const char *cmd, const char *spec, struct vfs_config *cfg);
 

@@ -191,7 +191,8 @@ static int bench_go(struct bench_cmd *bc)
 			return 1;
 		}
 		bench_report(f, BENCH_JSON, o, res, nr);
-		fclose(f);
+		if (cli_fclose("bench", bc->json, f))
+			return 1;
 	}
 	if (bc->plot && bench_plot(bc->plot, o, res, nr))
 		return 1;

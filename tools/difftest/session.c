@@ -153,9 +153,9 @@ static int report(struct dt_session *t, const struct dt_script *s, const char *n
 
 		if (f) {
 			dt_script_print(&small, f, "");
-			fclose(f);
-			printf("written to %s: vfslab difftest --script %s\n", t->out_file,
-			       t->out_file);
+			if (!cli_fclose("difftest", t->out_file, f))
+				printf("written to %s: vfslab difftest --script %s\n", t->out_file,
+				       t->out_file);
 		} else {
 			cli_error("difftest", "cannot write %s", t->out_file);
 		}

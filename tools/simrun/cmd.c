@@ -490,7 +490,8 @@ static int run_profile(struct sim_cli *c, const struct sim_profile *p, bool c2c,
 			return 1;
 		}
 		json(f, c, p, res, *nr);
-		fclose(f);
+		if (cli_fclose("sim", c->json_file, f))
+			return 1;
 	}
 	if (c->plot_file) {
 		for (int i = 0; i < *nr; i++)

@@ -521,7 +521,10 @@ int sim_validate_cmd(int argc, char **argv)
 			return 1;
 		}
 		sim_profile_write(f, &p);
-		fclose(f);
+		if (cli_fclose("sim", tmp, f)) {
+			unlink(tmp);
+			return 1;
+		}
 		o.profile = tmp;
 	}
 	if ((o.native && part_native(&o, &t)) || (o.published && part_published(&t)) ||
