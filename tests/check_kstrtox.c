@@ -27,8 +27,9 @@ END_TEST
 
 START_TEST(test_rejects)
 {
-	static const char *const bad[] = { "", "-1", "+1", " 1", "1 ", "1x", "0x", "x1", "1e3",
-					   "-0" };
+	static const char *const bad[] = {
+		"", "-1", "+1", " 1", "1 ", "1x", "0x", "x1", "1e3", "-0"
+	};
 	unsigned long long v = 42;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)

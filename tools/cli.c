@@ -35,16 +35,15 @@ int cli_ull(const char *cmd, const char *opt, const char *s, unsigned long long 
 	int r = kstrtoull(s, hex ? 16 : 10, &v);
 
 	if (r || v < min || v > max) {
-		cli_error(cmd, "%s: expected a whole number from %llu to %llu, not '%s'%s", opt, min,
-			  max, s, r == -ERANGE ? " (too large)" : "");
+		cli_error(cmd, "%s: expected a whole number from %llu to %llu, not '%s'%s", opt,
+			  min, max, s, r == -ERANGE ? " (too large)" : "");
 		return -1;
 	}
 	*out = v;
 	return 0;
 }
 
-int cli_ids(const char *cmd, const char *opt, const char *s, unsigned long *uid,
-	    unsigned long *gid)
+int cli_ids(const char *cmd, const char *opt, const char *s, unsigned long *uid, unsigned long *gid)
 {
 	char *copy = strdup(s), *colon = copy ? strchr(copy, ':') : NULL;
 	unsigned long long u, g;
@@ -67,8 +66,7 @@ int cli_ids(const char *cmd, const char *opt, const char *s, unsigned long *uid,
 	return 0;
 }
 
-int cli_double(const char *cmd, const char *opt, const char *s, double min, double max,
-	       double *out)
+int cli_double(const char *cmd, const char *opt, const char *s, double min, double max, double *out)
 {
 	char *end;
 	double v;

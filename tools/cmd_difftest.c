@@ -51,7 +51,7 @@ static void difftest_usage(FILE *f)
 		   "tmpfs' size (tmpfs-size=) unless --variant sets one.\n\n"
 		   "  --seed N       first script's seed (default: from the clock; printed);\n"
 		   "                 script k uses seed N+k\n"
-		   "  --lines N      lines per script (default 200)\n"
+		   "  --lines N      lines per script (default 200, at most 100000)\n"
 		   "  --calls N      run scripts until N calls ran (a chain stops at its\n"
 		   "                 first error: fewer run than are generated)\n"
 		   "  --scripts N    run N scripts (default 1 without --calls)\n"
@@ -69,7 +69,8 @@ static void difftest_usage(FILE *f)
 	for (const struct dt_avoid_name *a = dt_avoid_names(); a->name; a++)
 		fprintf(f, "      %-14s %s\n", a->name, a->what);
 	fprintf(f, "  -v, --verbose  a line per script, and the shrinker's progress\n\n"
-		   "Exit status: 0 no mismatch, 1 mismatches, 2 usage, 77 skipped (not root).\n");
+		   "Exit status: 0 no mismatch, 1 mismatches or a failed run (a --script\n"
+		   "with no call in it), 2 usage, 77 skipped (not root).\n");
 }
 
 static const char *default_tmpdir(void)

@@ -544,8 +544,8 @@ int layout_build(struct layout *l, enum layout_struct s, const char *spec, char 
 		unsigned long long seed = 0;
 
 		if (spec[9] == ':' && kstrtoull(spec + 10, 0, &seed))
-			return fail(err, errlen, "%s: bad seed (want randomize:NUMBER, 0 to 2^64-1)",
-				    spec);
+			return fail(err, errlen,
+				    "%s: bad seed (want randomize:NUMBER, 0 to 2^64-1)", spec);
 		return layout_randomize(l, s, seed, err, errlen);
 	}
 	/* "PRESET+field@off": a preset with one field moved. */

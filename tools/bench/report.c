@@ -210,8 +210,8 @@ static void gp_str(FILE *p, const char *s)
 	fputc('\'', p);
 }
 
-static void plot_script(FILE *p, bool svg, const struct bench_opts *o,
-			const struct bench_result *r, int nr)
+static void plot_script(FILE *p, bool svg, const struct bench_opts *o, const struct bench_result *r,
+			int nr)
 {
 	char title[512];
 
@@ -308,9 +308,11 @@ int bench_plot(const char *file, const struct bench_opts *o, const struct bench_
 	if (rc) {
 		if (rc == -2)
 			cli_error(o->cmd, "--plot: gnuplot wrote nothing to %s", file);
+		else if (rc < 0)
+			cli_error(o->cmd, "--plot: cannot run %s: %s", gp, strerror(errno));
 		else
-			cli_error(o->cmd, "--plot: gnuplot failed (status %d); %s not written",
-				  rc, file);
+			cli_error(o->cmd, "--plot: gnuplot failed (status %d); %s not written", rc,
+				  file);
 		unlink(file);
 		return -1;
 	}

@@ -66,7 +66,8 @@ int shell_show_layouts(const struct vfs_config *cfg, const char *which)
 	char err[512];
 
 	if (which && layout_struct_find(which, &one)) {
-		fprintf(stderr, "layout: unknown struct '%s' (dentry, file, files_struct)\n", which);
+		fprintf(stderr, "layout: unknown struct '%s' (dentry, file, files_struct)\n",
+			which);
 		return -1;
 	}
 	/* The VFS was built from cfg, so its layouts build. */
