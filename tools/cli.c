@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * What the vfslab commands share: error messages, a VFS from a --variant
- * spec, and the options every bench-runner command (bench, compare, sim)
- * takes.
+ * What the vfslab commands share: error messages, strict numbers in
+ * options, a VFS from a --variant spec, and the options every bench-runner
+ * command (bench, compare, sim) takes.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -92,7 +92,7 @@ int cli_fclose(const char *cmd, const char *name, FILE *f)
 		err = errno;
 	}
 	if (bad) {
-		cli_error(cmd, "cannot write %s: %s", name, strerror(err));
+		cli_error(cmd, "cannot write %s: %s", name, err ? strerror(err) : "a write failed");
 		return -1;
 	}
 	return 0;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * What the vfslab commands share (cli.c): errors in one format, a VFS or
- * a config from a --variant spec, and the bench runner's options, which
- * bench, compare and sim all take.
+ * What the vfslab commands share (cli.c): errors in one format, numbers
+ * parsed strictly (every numeric option goes through cli_ull or
+ * cli_double), a VFS or a config from a --variant spec, and the bench
+ * runner's options, which bench, compare and sim all take.
  */
 #ifndef VFSLAB_TOOLS_CLI_H
 #define VFSLAB_TOOLS_CLI_H

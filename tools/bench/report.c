@@ -286,6 +286,7 @@ int bench_plot(const char *file, const struct bench_opts *o, const struct bench_
 	bool svg = n > 4 && !strcmp(file + n - 4, ".svg");
 	struct stat st;
 	int out, rc;
+	bool reg;
 
 	if (!gp[0] || access(gp, X_OK)) {
 		cli_error(o->cmd, "--plot needs gnuplot, which was not found at configure time "
@@ -302,7 +303,9 @@ int bench_plot(const char *file, const struct bench_opts *o, const struct bench_
 		return -1;
 	}
 	rc = run_gnuplot(gp, out, svg, o, r, nr);
-	if (rc == 0 && (fstat(out, &st) || st.st_size == 0))
+	/* Only a regular file is checked for content, and removed after a failure. */
+	reg = !fstat(out, &st) && S_ISREG(st.st_mode);
+	if (rc == 0 && reg && st.st_size == 0)
 		rc = -2;
 	close(out);
 	if (rc) {
@@ -313,7 +316,8 @@ int bench_plot(const char *file, const struct bench_opts *o, const struct bench_
 		else
 			cli_error(o->cmd, "--plot: gnuplot failed (status %d); %s not written", rc,
 				  file);
-		unlink(file);
+		if (reg)
+			unlink(file);
 		return -1;
 	}
 	return 0;
