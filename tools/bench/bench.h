@@ -30,6 +30,7 @@ struct bench_side {
 };
 
 struct bench_opts {
+	const char *cmd; /* the command running it, for messages: "bench", "compare"... */
 	const struct workload *wl;
 	struct bench_side sides[BENCH_MAX_SIDES];
 	int nr_sides;
@@ -74,7 +75,7 @@ void bench_json_str(FILE *f, const char *s);
 /* ops/s as the table prints it: "1.23M", "4.5k", "678". */
 void bench_fmt_ops(char *buf, size_t n, double v);
 
-/* Plot ops/s against tasks with gnuplot into file (.png or .svg). */
+/* Plot ops/s against tasks with gnuplot into file (.png or .svg); 0 or -1 after a message. */
 int bench_plot(const char *file, const struct bench_opts *o, const struct bench_result *r, int nr);
 
 /* ns per getppid() on this host, and spin iterations per ns. */

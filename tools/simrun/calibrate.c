@@ -115,7 +115,7 @@ static double native_op_ns(const struct workload *wl, const struct calib_opts *o
 	struct bench_opts b;
 	int nr = 0;
 
-	bench_cli_defaults(&b);
+	bench_cli_defaults(&b, "sim");
 	b.wl = wl;
 	b.tasks[0] = 1;
 	b.nr_tasks = 1;
@@ -361,7 +361,7 @@ int sim_calibrate_cmd(int argc, char **argv)
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		char *end;
+		unsigned long long n;
 
 		switch (opt) {
 		case 'o':
@@ -371,18 +371,13 @@ int sim_calibrate_cmd(int argc, char **argv)
 			co.workloads = optarg;
 			break;
 		case 'i':
-			co.interval = strtod(optarg, &end);
-			if (*end || !(co.interval >= 0.01 && co.interval <= 60)) {
-				cli_error("sim", "--interval: 0.01 to 60 seconds");
+			if (cli_double("sim", "--interval", optarg, 0.01, 60, &co.interval))
 				return 2;
-			}
 			break;
 		case 'r':
-			co.rounds = (int)strtol(optarg, &end, 10);
-			if (*end || co.rounds < 1 || co.rounds > 100) {
-				cli_error("sim", "--rounds: 1 to 100");
+			if (cli_ull("sim", "--rounds", optarg, 1, 100, &n))
 				return 2;
-			}
+			co.rounds = (int)n;
 			break;
 		case 'h':
 			calibrate_usage(stdout);
