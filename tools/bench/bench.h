@@ -31,6 +31,7 @@ struct bench_side {
 };
 
 struct bench_opts {
+	const char *cmd; /* the command running it, for messages: "bench", "compare"... */
 	const struct workload *wl;
 	struct bench_side sides[BENCH_MAX_SIDES];
 	int nr_sides;
@@ -79,6 +80,7 @@ void bench_fmt_ops(char *buf, size_t n, double v);
 /*
  * Plot ops/s against tasks, min-max bars, with gnuplot into file (.png or
  * .svg); sim_profile names the simulated machine (NULL: a native run).
+ * 0, or -1 after a message.
  */
 int bench_plot(const char *file, const struct bench_opts *o, const struct bench_result *r, int nr,
 	       const char *sim_profile);
