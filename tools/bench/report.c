@@ -250,6 +250,6 @@ void bench_report_partial(FILE *out, enum bench_format fmt, const char *cmd,
 	fprintf(f,
 		"INTERRUPTED by %s: partial result: %d of %d task count%s, the last over %d "
 		"of %d rounds\n",
-		intr_name(), counts, o->nr_tasks, o->nr_tasks > 1 ? "s" : "",
-		r[nr - 1].nr_samples, o->rounds);
+		intr_name(), counts, o->nr_tasks, o->nr_tasks > 1 ? "s" : "", r[nr - 1].nr_samples,
+		o->rounds);
 }

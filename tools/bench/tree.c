@@ -69,8 +69,8 @@ static double build(const struct sys_ops *sys, void *ctx, const char *base, long
 }
 
 /* What was built: time, rate, memory per file; marked when a signal cut it short. */
-static void print_tree(long n, long done, double secs, const char *tmpdir, long kdone,
-		       double ksecs, const struct vfs_cache_info *ci, int nc, long rss_kib)
+static void print_tree(long n, long done, double secs, const char *tmpdir, long kdone, double ksecs,
+		       const struct vfs_cache_info *ci, int nc, long rss_kib)
 {
 	printf("tree of %ld files (%d per directory)\n", n, PER_DIR);
 	if (done < n || (kdone && kdone < n))
