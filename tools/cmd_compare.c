@@ -11,6 +11,7 @@
 
 #include "tools/bench/bench.h"
 #include "tools/cmd.h"
+#include "tools/interrupt.h"
 #include "tools/scenarios.h"
 
 int cmd_scenarios(int argc, char **argv)
@@ -172,12 +173,19 @@ int cmd_compare(int argc, char **argv)
 		o->nr_sides = 3;
 	}
 	bench_cli_finish(o);
-	if (bench_run(o, res, &nr)) {
+	intr_catch();
+	ret = bench_run(o, res, &nr);
+	if (ret < 0) {
 		cli_error("compare", "%s: the run failed", s->name);
 		return 1;
 	}
-	bench_report(stdout, cc.fmt, o, res, nr);
-	if (cc.fmt == BENCH_TABLE)
+	if (nr)
+		bench_report(stdout, cc.fmt, o, res, nr);
+	if (nr && cc.fmt == BENCH_TABLE)
 		compare_verdicts(s, res, nr);
+	if (ret == BENCH_INTERRUPTED) {
+		bench_report_partial(stdout, cc.fmt, "compare", o, res, nr);
+		return intr_status();
+	}
 	return 0;
 }
