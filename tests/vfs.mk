@@ -46,6 +46,9 @@ check_PROGRAMS += %D%/check_sim_profile
 #  replay                      replay --check on recorded strace logs; short
 #                              throughput runs
 #  torture, difftest           short runs (their long runs: check-long)
+#  interrupt                   SIGINT/SIGTERM stop each long command: no
+#                              scratch left, a partial result, 130/143
+#  progress                    progress lines on a terminal only
 #  layering, layering_selftest includes follow the layers; the check bites
 #  man_options                 doc/vfslab.1 lists what each --help does
 #  install                     examples/ built on a `make install` copy
@@ -60,6 +63,8 @@ dist_check_SCRIPTS = \
 	%D%/replay.sh \
 	%D%/torture.sh \
 	%D%/difftest.sh \
+	%D%/interrupt.sh \
+	%D%/progress.sh \
 	%D%/layering.sh \
 	%D%/layering_selftest.sh \
 	%D%/man_options.sh \

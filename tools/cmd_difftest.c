@@ -63,7 +63,8 @@ static void difftest_usage(FILE *f)
 	for (const struct dt_avoid_name *a = dt_avoid_names(); a->name; a++)
 		fprintf(f, "      %-14s %s\n", a->name, a->what);
 	fprintf(f, "  -v, --verbose  a line per script, and the shrinker's progress\n\n"
-		   "Exit status: 0 no mismatch, 1 mismatches, 2 usage, 77 skipped (not root).\n");
+		   "Exit status: 0 no mismatch, 1 mismatches, 2 usage, 77 skipped (not root),\n"
+		   "130 interrupted by Ctrl-C (143: SIGTERM; the counts so far are printed).\n");
 }
 
 static const char *default_tmpdir(void)

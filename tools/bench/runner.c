@@ -20,6 +20,7 @@
 #include <string.h>
 #include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -323,6 +324,8 @@ static int side_setup(struct side_run *sr)
 			if (pid < 0)
 				return -errno;
 			if (!pid) {
+				/* Killed by a second Ctrl-C, the runner takes its peers along. */
+				prctl(PR_SET_PDEATHSIG, SIGKILL);
 				pin(sr, i);
 				task_setup(sr, &sr->workers[i]);
 				task_body(sr, &sr->workers[i]);

@@ -3,6 +3,8 @@
  * The supervisor: every run and replay happens in a forked child that
  * reports through a shared mapping, so a crash or a hang is a result.
  */
+#include <sys/prctl.h>
+
 #include "tools/torture/engine.h"
 
 const char *const torture_fkind_names[] = {
@@ -117,6 +119,8 @@ int torture_run_child(struct sup *s, child_fn fn, const void *arg, bool quiet, s
 		struct rlimit nocore = { 0, 0 };
 
 		setrlimit(RLIMIT_CORE, &nocore);
+		/* A supervisor killed by a second Ctrl-C takes its run along. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (quiet) {
 			int null = open("/dev/null", O_WRONLY);
 
