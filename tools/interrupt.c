@@ -17,6 +17,7 @@
 #define MAX_SCRATCH 8
 
 static const int caught_signals[] = { SIGINT, SIGTERM };
+static bool handled[2]; /* not the ones ignored at start */
 static int caught;
 
 static struct {
@@ -32,7 +33,8 @@ static void on_signal(int sig)
 
 	__atomic_store_n(&caught, sig, __ATOMIC_RELAXED);
 	for (size_t i = 0; i < sizeof(caught_signals) / sizeof(caught_signals[0]); i++)
-		sigaction(caught_signals[i], &dfl, NULL);
+		if (handled[i])
+			sigaction(caught_signals[i], &dfl, NULL);
 }
 
 void intr_catch(void)
@@ -44,6 +46,7 @@ void intr_catch(void)
 		/* A signal ignored on entry (a background job of a script) stays ignored. */
 		if (sigaction(caught_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
 			continue;
+		handled[i] = true;
 		sigaction(caught_signals[i], &sa, NULL);
 	}
 }

@@ -69,13 +69,17 @@ static double build(const struct sys_ops *sys, void *ctx, const char *base, long
 }
 
 /* What was built: time, rate, memory per file; marked when a signal cut it short. */
-static void print_tree(long n, long done, double secs, const char *tmpdir, long kdone, double ksecs,
-		       const struct vfs_cache_info *ci, int nc, long rss_kib)
+static void print_tree(long n, long done, double secs, const char *tmpdir, bool peer, long kdone,
+		       double ksecs, const struct vfs_cache_info *ci, int nc, long rss_kib)
 {
 	printf("tree of %ld files (%d per directory)\n", n, PER_DIR);
-	if (done < n || (kdone && kdone < n))
-		printf("INTERRUPTED by %s: partial result: vfslab built %ld of the %ld files%s\n",
-		       intr_name(), done, n, kdone ? ", the kernel fewer" : "");
+	if (intr_pending()) {
+		printf("INTERRUPTED by %s: partial result: vfslab built %ld of the %ld files",
+		       intr_name(), done, n);
+		if (peer)
+			printf(", the kernel %ld", kdone);
+		printf("\n");
+	}
 	if (!done)
 		return;
 	printf("  vfslab: %.2f s, %.0f files/s\n", secs, done / secs);
@@ -135,7 +139,7 @@ int bench_tree(long n, bool peer, const char *tmpdir)
 		fprintf(stderr, "vfslab bench: building the tree failed: %s\n",
 			strerror((int)-secs));
 	} else {
-		print_tree(n, done, secs, tmpdir, kdone, ksecs, ci, nc, rss1 - rss0);
+		print_tree(n, done, secs, tmpdir, peer, kdone, ksecs, ci, nc, rss1 - rss0);
 	}
 	task_exit(vctx.task);
 	vfs_destroy(vfs);
