@@ -24,6 +24,8 @@ LIB_PORTABLE_SOURCES = \
 	%D%/file_ref.c \
 	%D%/file_ref.h \
 	%D%/hlist_bl.h \
+	%D%/kstrtox.c \
+	%D%/kstrtox.h \
 	%D%/list.h \
 	%D%/lockref.c \
 	%D%/lockref.h \

@@ -37,6 +37,7 @@ static const struct sim_profile toy = {
 	.pause_ns = 30,
 	.syscall_ns = 100,
 	.store_buffer = 4,
+	.line_bytes = 64,
 	.notes = "",
 };
 
@@ -59,7 +60,7 @@ static void teardown(void)
 
 static const struct coh_stats *stats(uint64_t addr)
 {
-	struct coh_line *l = coh_line_find(&c, addr >> SIM_LINE_SHIFT);
+	struct coh_line *l = coh_line_find(&c, addr >> c.line_shift);
 
 	ck_assert_ptr_nonnull(l);
 	ck_assert_ptr_nonnull(l->st);
@@ -169,21 +170,62 @@ START_TEST(test_read_mostly)
 	ck_assert_uint_eq(s->clean_fetch, 6);
 	ck_assert_uint_eq(s->rfo + s->inval, 0);
 	/*
-	 * One write now invalidates the seven other copies, at the farthest's
-	 * cost, though CPU 0 holds one itself: with many copies out it waits
-	 * for the farthest invalidation.
+	 * One write now invalidates the seven other copies in parallel: the
+	 * farthest's cost (100), an upgrade's half of it since CPU 0 holds a
+	 * copy itself.
 	 */
-	ck_assert_uint_eq(coh_access(&c, 0, 3000 * NS, LINE_A, COH_WRITE, 0, true), 3100 * NS);
+	ck_assert_uint_eq(coh_access(&c, 0, 3000 * NS, LINE_A, COH_WRITE, 0, true), 3050 * NS);
 	ck_assert_uint_eq(s->inval, 7);
 	ck_assert_uint_eq(s->rfo, 1);
 	/* CPU 4 reads it from CPU 0 and writes: one other copy, an upgrade (half). */
 	ck_assert_uint_eq(coh_access(&c, 4, 4000 * NS, LINE_A, COH_READ, 0, true), 4100 * NS);
 	ck_assert_uint_eq(coh_access(&c, 4, 4100 * NS, LINE_A, COH_WRITE, 0, true), 4150 * NS);
-	/* All read it again (CPU 4 keeps a copy): seven others out, the full 100. */
+	/*
+	 * All read it again (CPU 4 keeps a copy): seven others out, the
+	 * farthest invalidation sets the time, and holding a copy still makes
+	 * it an upgrade.
+	 */
 	for (unsigned int cpu = 0; cpu < 8; cpu++)
 		if (cpu != 4)
 			coh_access(&c, cpu, 4000 * NS, LINE_A, COH_READ, 0, true);
-	ck_assert_uint_eq(coh_access(&c, 4, 5000 * NS, LINE_A, COH_WRITE, 0, true), 5100 * NS);
+	ck_assert_uint_eq(coh_access(&c, 4, 5000 * NS, LINE_A, COH_WRITE, 0, true), 5050 * NS);
+	/* CPU 5 writes without a copy: the full farthest invalidation. */
+	coh_access(&c, 0, 6000 * NS, LINE_A, COH_READ, 0, true);
+	ck_assert_uint_eq(coh_access(&c, 5, 7000 * NS, LINE_A, COH_WRITE, 0, true), 7100 * NS);
+}
+END_TEST
+
+/*
+ * A profile whose reads of a modified line move it (Intel cores, as
+ * `vfslab sim calibrate` measures them): the reader gets the line alone
+ * and clean, its RMW then hits, the old owner's next read is a transfer,
+ * and a read of a clean line still leaves both a copy.
+ */
+START_TEST(test_dirty_read_moves)
+{
+	struct sim_profile p = toy;
+	const struct coh_stats *s;
+
+	coh_fini(&c);
+	p.dirty_read_moves = 1;
+	ck_assert_int_eq(coh_init(&c, &p, 8), 0);
+	coh_stats_reset(&c, true);
+	/* CPU 0 writes (memory, 200), CPU 1 reads it: 20 in the cluster. */
+	ck_assert_uint_eq(coh_access(&c, 0, 0, LINE_A, COH_WRITE, 0, true), 200 * NS);
+	ck_assert_uint_eq(coh_access(&c, 1, 1000 * NS, LINE_A, COH_READ, 0, true), 1020 * NS);
+	/* CPU 1 holds it alone: its RMW costs the atomic only. */
+	ck_assert_uint_eq(coh_access(&c, 1, 2000 * NS, LINE_A, COH_RMW, 0, true), 2010 * NS);
+	s = stats(LINE_A);
+	ck_assert_uint_eq(s->hitm_local, 1);
+	ck_assert_uint_eq(s->inval, 1);
+	ck_assert_uint_eq(s->rmw_xfer, 0);
+	/* CPU 1's RMW made it modified: CPU 0's read moves it back. */
+	ck_assert_uint_eq(coh_access(&c, 0, 3000 * NS, LINE_A, COH_READ, 0, true), 3020 * NS);
+	ck_assert_uint_eq(coh_access(&c, 1, 4000 * NS, LINE_A, COH_READ, 0, true), 4020 * NS);
+	/* Clean now: the two reads above left both with a copy. */
+	ck_assert_uint_eq(coh_access(&c, 0, 5000 * NS, LINE_A, COH_READ, 0, true), 5000 * NS);
+	ck_assert_uint_eq(coh_access(&c, 1, 5000 * NS, LINE_A, COH_READ, 0, true), 5000 * NS);
+	ck_assert_uint_eq(s->hitm_local, 2);
 }
 END_TEST
 
@@ -351,6 +393,7 @@ static Suite *sim_suite(void)
 	tcase_add_test(model, test_two_sockets_rmw);
 	tcase_add_test(model, test_false_sharing);
 	tcase_add_test(model, test_read_mostly);
+	tcase_add_test(model, test_dirty_read_moves);
 	suite_add_tcase(s, model);
 	tcase_add_test(rt, test_runtime_atomics);
 	tcase_add_test(rt, test_runtime_private_lines);

@@ -6,6 +6,7 @@ check_PROGRAMS += \
 	%D%/check_atomic \
 	%D%/check_bitmap \
 	%D%/check_file_ref \
+	%D%/check_kstrtox \
 	%D%/check_list \
 	%D%/check_lockref \
 	%D%/check_rcu \

@@ -43,12 +43,19 @@ check_PROGRAMS += %D%/check_sim_profile
 #  sim_calibrate               calibrate writes a profile sim loads
 #  bench_smoke                 every bench workload, briefly, on vfslab and
 #                              the host kernel
+#  bench_plot                  --plot: names and labels are never commands;
+#                              an unwritable file is an error
+#  write_errors                stdout on /dev/full fails every command
+#  cli_input                   bad numbers, paths, variants and help topics
+#                              are named and refused
 #  replay                      replay --check on recorded strace logs; short
 #                              throughput runs
 #  torture, difftest           short runs (their long runs: check-long)
 #  interrupt                   SIGINT/SIGTERM stop each long command: no
 #                              scratch left, a partial result, 130/143
 #  progress                    progress lines on a terminal only
+#  layout_check                layout --check: the README's example; rules
+#                              unread or empty are errors, not a pass
 #  layering, layering_selftest includes follow the layers; the check bites
 #  man_options                 doc/vfslab.1 lists what each --help does
 #  install                     examples/ built on a `make install` copy
@@ -60,11 +67,15 @@ dist_check_SCRIPTS = \
 	%D%/sim.sh \
 	%D%/sim_calibrate.sh \
 	%D%/bench_smoke.sh \
+	%D%/bench_plot.sh \
+	%D%/write_errors.sh \
+	%D%/cli_input.sh \
 	%D%/replay.sh \
 	%D%/torture.sh \
 	%D%/difftest.sh \
 	%D%/interrupt.sh \
 	%D%/progress.sh \
+	%D%/layout_check.sh \
 	%D%/layering.sh \
 	%D%/layering_selftest.sh \
 	%D%/man_options.sh \

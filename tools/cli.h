@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * What the vfslab commands share (cli.c): errors in one format, a VFS or
- * a config from a --variant spec, and the bench runner's options, which
- * bench, compare and sim all take.
+ * What the vfslab commands share (cli.c): errors in one format, numbers
+ * parsed strictly (every numeric option goes through cli_ull or
+ * cli_double), a VFS or a config from a --variant spec, and the bench
+ * runner's options, which bench, compare and sim all take.
  */
 #ifndef VFSLAB_TOOLS_CLI_H
 #define VFSLAB_TOOLS_CLI_H
@@ -18,6 +19,23 @@ struct vfs_config;
 
 /* Print "vfslab CMD: message" to stderr (printf-style). */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * The whole of s as a number in [min, max], decimal or 0x hex: a sign,
+ * junk after the digits or overflow is an error. 0, or -1 after
+ * cli_error naming cmd's option opt ("--lines").
+ */
+int cli_ull(const char *cmd, const char *opt, const char *s, unsigned long long min,
+	    unsigned long long max, unsigned long long *out);
+/* "UID[:GID]" (GID defaults to UID), each 0 to 2^32-2; 0 or -1 after cli_error. */
+int cli_ids(const char *cmd, const char *opt, const char *s, unsigned long *uid,
+	    unsigned long *gid);
+/* The same for a decimal fraction ("0.5", "2e3"); NaN and infinities are out of range. */
+int cli_double(const char *cmd, const char *opt, const char *s, double min, double max,
+	       double *out);
+
+/* Close f, written as name; 0, or -1 after cli_error if any write failed. */
+int cli_fclose(const char *cmd, const char *name, FILE *f);
 
 /* Build a config from a variant spec (NULL: defaults); 0 or -1 after cli_error. */
 int cli_config(const char *cmd, const char *spec, struct vfs_config *cfg);
@@ -36,8 +54,8 @@ int cli_vfs_destroy(const char *cmd, struct vfs *vfs);
 int cli_options(int argc, char **argv, const char *shortopts, const struct option *opts,
 		int (*one)(void *ctx, int opt, const char *arg), void *ctx);
 
-/* bench_opts' defaults: 0.5 s intervals, 5 rounds, pinned, /dev/shm. */
-int bench_cli_defaults(struct bench_opts *o);
+/* bench_opts' defaults for command cmd: 0.5 s intervals, 5 rounds, pinned, /dev/shm. */
+int bench_cli_defaults(struct bench_opts *o, const char *cmd);
 /* The options bench, compare and sim share: --tasks --interval --rounds
  * --entry-ns --format (opt: 't', 'i', 'r', 'e', 'f'); 0 or -1 after cli_error. */
 int bench_cli_option(struct bench_opts *o, int opt, const char *arg, enum bench_format *fmt);

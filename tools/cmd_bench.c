@@ -60,7 +60,7 @@ struct bench_cmd {
 static int bench_option(void *ctx, int c, const char *arg)
 {
 	struct bench_cmd *bc = ctx;
-	char *end;
+	unsigned long long n;
 
 	switch (c) {
 	case 't':
@@ -108,11 +108,9 @@ static int bench_option(void *ctx, int c, const char *arg)
 		list_workloads();
 		return 0;
 	case 'R':
-		bc->tree = strtol(arg, &end, 10);
-		if (*end || bc->tree < 1 || bc->tree > 100000000) {
-			cli_error("bench", "--tree: 1 to 100000000 files, not '%s'", arg);
+		if (cli_ull("bench", "--tree", arg, 1, 100000000, &n))
 			return 2;
-		}
+		bc->tree = (long)n;
 		return -1;
 	case 'h':
 		bench_usage(stdout);
@@ -200,7 +198,8 @@ static int bench_go(struct bench_cmd *bc)
 			return 1;
 		}
 		bench_report(f, BENCH_JSON, o, res, nr);
-		fclose(f);
+		if (cli_fclose("bench", bc->json, f))
+			return 1;
 	}
 	if (bc->plot && bench_plot(bc->plot, o, res, nr))
 		return 1;
@@ -218,7 +217,7 @@ int cmd_bench(int argc, char **argv)
 	memset(&bc, 0, sizeof(bc));
 	bc.peer = true;
 	bc.fmt = BENCH_TABLE;
-	bench_cli_defaults(&bc.o);
+	bench_cli_defaults(&bc.o, "bench");
 	ret = bench_options(argc, argv, &bc);
 	if (ret >= 0)
 		return ret;

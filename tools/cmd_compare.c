@@ -154,7 +154,7 @@ int cmd_compare(int argc, char **argv)
 
 	memset(&cc, 0, sizeof(cc));
 	cc.fmt = BENCH_TABLE;
-	bench_cli_defaults(o);
+	bench_cli_defaults(o, "compare");
 	ret = compare_options(argc, argv, &cc);
 	if (ret >= 0)
 		return ret;

@@ -6,8 +6,10 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,6 +22,10 @@
 /* Exit status of a run that could not happen here (Automake's SKIP). */
 #define EXIT_SKIP 77
 #define MAX_EXCLUDE 32
+/* Bounds that keep a typo from running for ever: a script of 100000
+ * lines takes minutes, 10^12 calls days. */
+#define MAX_LINES 100000ull
+#define MAX_CALLS 1000000000000ull
 
 static void difftest_usage(FILE *f)
 {
@@ -45,7 +51,7 @@ static void difftest_usage(FILE *f)
 		   "tmpfs' size (tmpfs-size=) unless --variant sets one.\n\n"
 		   "  --seed N       first script's seed (default: from the clock; printed);\n"
 		   "                 script k uses seed N+k\n"
-		   "  --lines N      lines per script (default 200)\n"
+		   "  --lines N      lines per script (default 200, at most 100000)\n"
 		   "  --calls N      run scripts until N calls ran (a chain stops at its\n"
 		   "                 first error: fewer run than are generated)\n"
 		   "  --scripts N    run N scripts (default 1 without --calls)\n"
@@ -63,8 +69,9 @@ static void difftest_usage(FILE *f)
 	for (const struct dt_avoid_name *a = dt_avoid_names(); a->name; a++)
 		fprintf(f, "      %-14s %s\n", a->name, a->what);
 	fprintf(f, "  -v, --verbose  a line per script, and the shrinker's progress\n\n"
-		   "Exit status: 0 no mismatch, 1 mismatches, 2 usage, 77 skipped (not root),\n"
-		   "130 interrupted by Ctrl-C (143: SIGTERM; the counts so far are printed).\n");
+		   "Exit status: 0 no mismatch, 1 mismatches or a failed run (a --script\n"
+		   "with no call in it), 2 usage, 77 skipped (not root), 130 interrupted\n"
+		   "by Ctrl-C (143: SIGTERM; the counts so far are printed).\n");
 }
 
 static const char *default_tmpdir(void)
@@ -85,19 +92,32 @@ struct difftest_cmd {
 /* --uid UID[:GID] into dc; 0 or -1 after cli_error. */
 static int parse_uid(const char *arg, struct difftest_cmd *dc)
 {
-	char *colon, *end;
+	unsigned long uid, gid;
 
-	errno = 0;
-	dc->uid = strtol(arg, &end, 10);
-	dc->gid = dc->uid;
-	colon = end;
-	if (*colon == ':')
-		dc->gid = strtol(colon + 1, &end, 10);
-	if (errno || end == arg || *end || dc->uid < 0 || dc->gid < 0 || dc->uid > 0xfffffffeL ||
-	    dc->gid > 0xfffffffeL || (*colon == ':' && end == colon + 1)) {
-		cli_error("difftest", "--uid: expected UID[:GID], got '%s'", arg);
+	if (cli_ids("difftest", "--uid", arg, &uid, &gid))
+		return -1;
+	dc->uid = (long)uid;
+	dc->gid = (long)gid;
+	return 0;
+}
+
+/* --tmpdir: a directory the host side can make its scratch directories in. */
+static int parse_tmpdir(const char *arg, struct difftest_cmd *dc)
+{
+	const char *why = NULL;
+	struct stat st;
+
+	if (stat(arg, &st))
+		why = strerror(errno);
+	else if (!S_ISDIR(st.st_mode))
+		why = "not a directory";
+	else if (access(arg, W_OK | X_OK))
+		why = strerror(errno);
+	if (why) {
+		cli_error("difftest", "--tmpdir: %s: %s", arg, why);
 		return -1;
 	}
+	dc->t.r.tmpdir = arg;
 	return 0;
 }
 
@@ -125,23 +145,17 @@ static const struct option difftest_opts[] = {
 static int difftest_option(void *ctx, int c, const char *arg)
 {
 	struct difftest_cmd *dc = ctx;
-	unsigned long long *num = NULL;
-	char *end;
 
 	switch (c) {
 	case 's':
-		num = &dc->seed;
 		dc->have_seed = true;
-		break;
+		return cli_ull("difftest", "--seed", arg, 0, ULLONG_MAX, &dc->seed) ? 2 : -1;
 	case 'l':
-		num = &dc->lines;
-		break;
+		return cli_ull("difftest", "--lines", arg, 1, MAX_LINES, &dc->lines) ? 2 : -1;
 	case 'c':
-		num = &dc->t.calls;
-		break;
+		return cli_ull("difftest", "--calls", arg, 1, MAX_CALLS, &dc->t.calls) ? 2 : -1;
 	case 'n':
-		num = &dc->t.scripts;
-		break;
+		return cli_ull("difftest", "--scripts", arg, 1, MAX_CALLS, &dc->t.scripts) ? 2 : -1;
 	case 'f':
 		dc->script = arg;
 		break;
@@ -161,8 +175,7 @@ static int difftest_option(void *ctx, int c, const char *arg)
 		dc->t.out_file = arg;
 		break;
 	case 't':
-		dc->t.r.tmpdir = arg;
-		break;
+		return parse_tmpdir(arg, dc) ? 2 : -1;
 	case 'v':
 		dc->t.verbose = true;
 		break;
@@ -184,19 +197,6 @@ static int difftest_option(void *ctx, int c, const char *arg)
 		difftest_usage(stderr);
 		return 2;
 	}
-	if (num) {
-		*num = strtoull(arg, &end, 0);
-		if (*end || !*arg) {
-			cli_error("difftest", "--%s: number expected, got '%s'",
-				  difftest_opts[c == 's' ? 0 :
-						c == 'l' ? 1 :
-						c == 'c' ? 2 :
-							   3]
-					  .name,
-				  arg);
-			return 2;
-		}
-	}
 	return -1;
 }
 
@@ -207,7 +207,7 @@ static int difftest_options(int argc, char **argv, struct difftest_cmd *dc)
 
 	if (ret >= 0)
 		return ret;
-	if (optind < argc || !dc->lines) {
+	if (optind < argc) {
 		difftest_usage(stderr);
 		return 2;
 	}

@@ -93,7 +93,7 @@ static int layout_check(const char *rules, const struct layout *ls)
 		cli_error("layout", "--check: cannot open '%s'", rules);
 		return 2;
 	}
-	bad = pahole_check(in, ls, stdout);
+	bad = pahole_check(in, rules, ls, stdout);
 	if (in != stdin)
 		fclose(in);
 	return bad < 0 ? 2 : bad ? 1 : 0;

@@ -55,25 +55,20 @@ static int replay_option(void *ctx, int opt, const char *arg)
 {
 	struct replay_cmd *rc = ctx;
 	struct rp_stream_opts *so = &rc->so;
-	char *end;
+	unsigned long long n;
 
 	switch (opt) {
 	case 'c':
 		rc->check = true;
 		break;
 	case 's':
-		so->seconds = strtod(arg, &end);
-		if (*end || !(so->seconds >= 0.03 && so->seconds <= 3600)) {
-			cli_error("replay", "--seconds: 0.03 to 3600, not '%s'", arg);
+		if (cli_double("replay", "--seconds", arg, 0.03, 3600, &so->seconds))
 			return 2;
-		}
 		break;
 	case 't':
-		so->copies = (int)strtol(arg, &end, 10);
-		if (*end || so->copies < 1 || so->copies > BENCH_MAX_TASKS) {
-			cli_error("replay", "--tasks: 1 to %d, not '%s'", BENCH_MAX_TASKS, arg);
+		if (cli_ull("replay", "--tasks", arg, 1, BENCH_MAX_TASKS, &n))
 			return 2;
-		}
+		so->copies = (int)n;
 		break;
 	case 'S':
 		so->share = true;
@@ -98,11 +93,9 @@ static int replay_option(void *ctx, int opt, const char *arg)
 		so->tmpdir = arg;
 		break;
 	case 'e':
-		so->entry_ns = strtol(arg, &end, 10);
-		if (*end || so->entry_ns < 0 || so->entry_ns > 1000000) {
-			cli_error("replay", "--entry-ns: 0..1000000, not '%s'", arg);
+		if (cli_ull("replay", "--entry-ns", arg, 0, 1000000, &n))
 			return 2;
-		}
+		so->entry_ns = (long)n;
 		break;
 	case 'f':
 		if (!strcmp(arg, "csv")) {

@@ -5,6 +5,7 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,13 +56,8 @@ static void usage(FILE *f)
 		MAX_THREADS);
 }
 
-static int parse_num(const char *s, double *out)
-{
-	char *end;
-
-	*out = strtod(s, &end);
-	return *s && !*end && *out >= 0 ? 0 : -1;
-}
+/* Seconds: a week is more than any run needs and less than any overflow. */
+#define MAX_SECONDS (7 * 24 * 3600.0)
 
 int cmd_torture(int argc, char **argv)
 {
@@ -83,6 +79,7 @@ int cmd_torture(int argc, char **argv)
 	};
 	static struct torture tt;
 	bool seeded = false;
+	unsigned long long n;
 	double x;
 	int c;
 
@@ -97,44 +94,34 @@ int cmd_torture(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			if (parse_num(optarg, &x) || x < 1 || x > MAX_THREADS) {
-				cli_error("torture", "--tasks: 1 to %d", MAX_THREADS);
+			if (cli_ull("torture", "--tasks", optarg, 1, MAX_THREADS, &n))
 				return 2;
-			}
-			tt.ntasks = (unsigned int)x;
+			tt.ntasks = (unsigned int)n;
 			break;
 		case 'o':
-			if (parse_num(optarg, &x) || x < 1) {
-				cli_error("torture", "--ops: a positive count");
+			if (cli_ull("torture", "--ops", optarg, 1, ULONG_MAX, &n))
 				return 2;
-			}
-			tt.ops = (unsigned long)x;
+			tt.ops = (unsigned long)n;
 			break;
 		case 's':
 		case 'x':
 		case 'g':
-			if (parse_num(optarg, &x) || x <= 0) {
-				cli_error("torture", "--%s: a positive number of seconds",
-					  c == 's' ? "seconds" :
-					  c == 'x' ? "shrink-seconds" :
-						     "hang-seconds");
+			if (cli_double("torture",
+				       c == 's' ? "--seconds" :
+				       c == 'x' ? "--shrink-seconds" :
+						  "--hang-seconds",
+				       optarg, 0.001, MAX_SECONDS, &x))
 				return 2;
-			}
 			*(c == 's' ? &tt.seconds :
 			  c == 'x' ? &tt.shrink_seconds :
 				     &tt.hang_seconds) = x;
 			break;
-		case 'S': {
-			char *end;
-
-			tt.seed = strtoull(optarg, &end, 0);
-			if (!*optarg || *end) {
-				cli_error("torture", "--seed: a number");
+		case 'S':
+			if (cli_ull("torture", "--seed", optarg, 0, UINT64_MAX, &n))
 				return 2;
-			}
+			tt.seed = n;
 			seeded = true;
 			break;
-		}
 		case 'v':
 			tt.variant = optarg;
 			break;
@@ -142,11 +129,9 @@ int cmd_torture(int argc, char **argv)
 			tt.rss = true;
 			break;
 		case 'c':
-			if (parse_num(optarg, &x)) {
-				cli_error("torture", "--check-every: a count (0: never)");
+			if (cli_ull("torture", "--check-every", optarg, 0, UINT_MAX, &n))
 				return 2;
-			}
-			tt.check_every = (unsigned int)x;
+			tt.check_every = (unsigned int)n;
 			break;
 		case 'n':
 			tt.shrink = false;

@@ -29,7 +29,6 @@ static void walk_usage(FILE *f)
 static int walk_option(void *ctx, int opt, const char *arg)
 {
 	struct walk_opts *o = ctx;
-	char *end;
 
 	switch (opt) {
 	case 't':
@@ -49,14 +48,8 @@ static int walk_option(void *ctx, int opt, const char *arg)
 		o->lines[o->nlines++] = arg;
 		break;
 	case 'a':
-		o->uid = strtoul(arg, &end, 10);
-		o->gid = o->uid;
-		if (*end == ':')
-			o->gid = strtoul(end + 1, &end, 10);
-		if (*end || o->uid > 65535 * 65536ul || o->gid > 65535 * 65536ul) {
-			cli_error("walk", "--as: expected UID[:GID], got '%s'", arg);
+		if (cli_ids("walk", "--as", arg, &o->uid, &o->gid))
 			return 2;
-		}
 		break;
 	case 'v':
 		o->variant = arg;

@@ -5,6 +5,7 @@
  * in tools/cli.c. Both programs, vfslab (tools/main.c) and the simulator's
  * vfslab-sim (tools/simrun/main.c), run vfslab_main().
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,8 +75,13 @@ static int cmd_help(int argc, char **argv)
 		       vfs_config_help());
 		return 0;
 	}
+	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		printf("usage: vfslab help [COMMAND|variants]\n\n"
+		       "Prints the commands, COMMAND's --help, or the --variant keys.\n");
+		return 0;
+	}
 	c = find(argv[1]);
-	if (!c || c->fn == cmd_help) {
+	if (!c) {
 		cli_error("help", "unknown command '%s'", argv[1]);
 		return 2;
 	}
@@ -83,7 +89,8 @@ static int cmd_help(int argc, char **argv)
 	return c->fn(2, args);
 }
 
-int vfslab_main(int argc, char **argv)
+/* The command argv[1] names; its exit status. */
+static int run(int argc, char **argv)
 {
 	const struct command *c;
 
@@ -106,4 +113,23 @@ int vfslab_main(int argc, char **argv)
 		return 2;
 	}
 	return c->fn(argc - 1, argv + 1);
+}
+
+int vfslab_main(int argc, char **argv)
+{
+	int ret = run(argc, argv);
+
+	/*
+	 * Output that never reached its file (a full disk, a closed pipe) is
+	 * a failure whatever the command said. Flushed, not closed: a caller
+	 * may print on.
+	 */
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "vfslab%s%s: cannot write to standard output%s%s\n",
+			argc > 1 ? " " : "", argc > 1 ? argv[1] : "", errno ? ": " : "",
+			errno ? strerror(errno) : "");
+		return ret ? ret : 1;
+	}
+	return ret;
 }

@@ -4,13 +4,14 @@
  * the validator. The offsets of every preset are the x86-64 ones from the
  * kernel headers of each release (no lockdep, no RANDSTRUCT).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "lib/kstrtox.h"
 #include "vfs/layout.h"
 
 #define FIELD_dentry(n, acc, type, sz, al, access) { #n, #type, sz, al, access },
@@ -224,14 +225,9 @@ static int split_words(char *line, char **w, int max)
 
 static int parse_uint(const char *s, unsigned int *v)
 {
-	char *end;
-	unsigned long x;
+	unsigned long long x;
 
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	x = strtoul(s, &end, 0);
-	if (errno || *end || x > 65535)
+	if (kstrtoull(s, 0, &x) || x > 65535)
 		return -1;
 	*v = x;
 	return 0;
@@ -525,27 +521,31 @@ static char *read_file(const char *path, char *err, size_t errlen)
 
 int layout_build(struct layout *l, enum layout_struct s, const char *spec, char *err, size_t errlen)
 {
+	bool given = spec && *spec;
 	const char *at;
+	struct stat st;
 	char *text;
 	int ret;
 
-	if (!spec || !*spec)
+	if (!given)
 		spec = default_names[s];
 	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
-		if (presets[i].s == s && !strcmp(presets[i].name, spec))
-			return layout_parse(l, s, presets[i].text, presets[i].name, err, errlen);
+		if (presets[i].s != s || strcmp(presets[i].name, spec))
+			continue;
+		/* A layout file of that name here may be what the user meant. */
+		if (given && !stat(spec, &st) && S_ISREG(st.st_mode))
+			return fail(err, errlen,
+				    "'%s' is both a preset and a file here: write ./%s for the "
+				    "file, or rename it to use the preset",
+				    spec, spec);
+		return layout_parse(l, s, presets[i].text, presets[i].name, err, errlen);
 	}
 	if (!strncmp(spec, "randomize", 9) && (spec[9] == '\0' || spec[9] == ':')) {
 		unsigned long long seed = 0;
-		char *end;
 
-		if (spec[9] == ':') {
-			errno = 0;
-			seed = strtoull(spec + 10, &end, 0);
-			if (errno || end == spec + 10 || *end)
-				return fail(err, errlen, "%s: bad seed (want randomize:NUMBER)",
-					    spec);
-		}
+		if (spec[9] == ':' && kstrtoull(spec + 10, 0, &seed))
+			return fail(err, errlen,
+				    "%s: bad seed (want randomize:NUMBER, 0 to 2^64-1)", spec);
 		return layout_randomize(l, s, seed, err, errlen);
 	}
 	/* "PRESET+field@off": a preset with one field moved. */

@@ -10,14 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/kstrtox.h"
 #include "lib/lockref.h"
 #include "vfs/layout.h"
 #include "vfs/vfs.h"
 
 static const char help[] =
-	"dentry=v6.11|v6.10|v6.7|randomize[:SEED]|FILE|PRESET+FIELD@OFF  struct dentry layout\n"
-	"file=v6.15|v6.12|randomize[:SEED]|FILE|PRESET+FIELD@OFF        struct file layout\n"
-	"files=kernel|shared-lock|FILE                                   struct files_struct layout\n"
+	"dentry=v6.11|v6.10|v6.7|randomize[:SEED]|FILE|PRESET+FIELD@OFF\n"
+	"                            struct dentry layout\n"
+	"file=v6.15|v6.12|v5.8|zhang-2020|randomize[:SEED]|FILE|PRESET+FIELD@OFF\n"
+	"                            struct file layout\n"
+	"files=kernel|shared-lock|FILE\n"
+	"                            struct files_struct layout\n"
 	"dcount=lockref|atomic|dlock d_count by lockref cmpxchg, as an atomic (2013: dget\n"
 	"                            and dput without d_lock, dget_parent under it), or\n"
 	"                            under d_lock (pre-2013)\n"
@@ -41,14 +45,9 @@ const char *vfs_config_help(void)
 
 static int parse_ulong(const char *s, unsigned long max, unsigned long *out)
 {
-	char *end;
-	unsigned long v;
+	unsigned long long v;
 
-	if (!*s || *s == '-')
-		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || v > max)
+	if (kstrtoull(s, 0, &v) || v > max)
 		return -1;
 	*out = v;
 	return 0;
@@ -148,19 +147,19 @@ static int apply(struct vfs_config *cfg, const char *key, const char *val, char 
 		return 0;
 	}
 	if (!strcmp(key, "tmpfs-size")) {
-		char *end;
-		int shift = 0;
+		static const char units[] = "kmgt";
+		char num[32];
+		size_t len = strlen(val);
+		const char *u = len ? strchr(units, val[len - 1]) : NULL;
+		int shift = u && *u ? 10 * (int)(u - units + 1) : 0;
 
-		errno = 0;
-		n = strtoul(val, &end, 0);
-		if (*end && !end[1])
-			shift = *end == 'k' ? 10 :
-				*end == 'm' ? 20 :
-				*end == 'g' ? 30 :
-				*end == 't' ? 40 :
-					      -1;
-		if (errno || *val == '-' || end == val || (*end && (end[1] || shift < 0)) ||
-		    n > (~0ul >> 1 >> shift))
+		/* The number before an optional k/m/g/t suffix. */
+		if (len >= sizeof(num))
+			goto bad;
+		memcpy(num, val, len + 1);
+		if (shift)
+			num[len - 1] = '\0';
+		if (parse_ulong(num, ~0ul >> 1 >> shift, &n))
 			goto bad;
 		cfg->tmpfs_size = (unsigned long long)n << shift;
 		return 0;
@@ -181,6 +180,9 @@ bad:
 int vfs_config_parse(struct vfs_config *cfg, const char *spec, char *err, size_t errlen)
 {
 	char *copy = strdup(spec), *save = NULL;
+	/* Keys applied so far: each is known, so there are fewer than 32. */
+	const char *seen[32];
+	unsigned int nseen = 0;
 	int ret = 0;
 
 	if (!copy) {
@@ -197,7 +199,17 @@ int vfs_config_parse(struct vfs_config *cfg, const char *spec, char *err, size_t
 			break;
 		}
 		*eq = '\0';
-		ret = apply(cfg, item, eq + 1, err, errlen);
+		for (unsigned int i = 0; i < nseen && !ret; i++) {
+			if (!strcmp(seen[i], item)) {
+				/* Which one would win is no answer to give silently. */
+				snprintf(err, errlen, "variant key '%s' given twice", item);
+				ret = -1;
+			}
+		}
+		if (!ret)
+			ret = apply(cfg, item, eq + 1, err, errlen);
+		if (!ret && nseen < ARRAY_SIZE(seen))
+			seen[nseen++] = item;
 	}
 	free(copy);
 	return ret;

@@ -30,6 +30,7 @@ struct bench_side {
 };
 
 struct bench_opts {
+	const char *cmd; /* the command running it, for messages: "bench", "compare"... */
 	const struct workload *wl;
 	struct bench_side sides[BENCH_MAX_SIDES];
 	int nr_sides;
@@ -87,7 +88,7 @@ void bench_fmt_ops(char *buf, size_t n, double v);
 void bench_report_partial(FILE *out, enum bench_format fmt, const char *cmd,
 			  const struct bench_opts *o, const struct bench_result *r, int nr);
 
-/* Plot ops/s against tasks with gnuplot into file (.png or .svg). */
+/* Plot ops/s against tasks with gnuplot into file (.png or .svg); 0 or -1 after a message. */
 int bench_plot(const char *file, const struct bench_opts *o, const struct bench_result *r, int nr);
 
 /* ns per getppid() on this host, and spin iterations per ns. */

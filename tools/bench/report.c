@@ -3,12 +3,17 @@
  * Benchmark output: a table for people, CSV (will-it-scale's columns first:
  * tasks, then ops/s) and JSON for programs, and a gnuplot plot.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "tools/bench/bench.h"
+#include "tools/cli.h"
 #include "tools/interrupt.h"
 
 /* The counters a reader of a result wants per operation. */
@@ -189,39 +194,41 @@ void bench_report(FILE *f, enum bench_format fmt, const struct bench_opts *o,
 	}
 }
 
-/* gnuplot reads the script on stdin; the data follow inline ("-"). */
-int bench_plot(const char *file, const struct bench_opts *o, const struct bench_result *r, int nr)
+/*
+ * s as a gnuplot single-quoted string: nothing is expanded inside one (no
+ * backquote command, no @macro) and '' is a quote; a control character,
+ * which could end the command, becomes '?'.
+ */
+static void gp_str(FILE *p, const char *s)
 {
-	const char *gp = GNUPLOT_PATH;
-	size_t n = strlen(file);
-	bool svg = n > 4 && !strcmp(file + n - 4, ".svg");
-	FILE *p;
-	char cmd[1024];
+	fputc('\'', p);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("''", p);
+		else
+			fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, p);
+	}
+	fputc('\'', p);
+}
 
-	if (!gp[0] || access(gp, X_OK)) {
-		fprintf(stderr, "vfslab bench: --plot needs gnuplot, which was not found at "
-				"configure time (apt-get install gnuplot-nox, then reconfigure)\n");
-		return -1;
-	}
-	if (!svg && !(n > 4 && !strcmp(file + n - 4, ".png"))) {
-		fprintf(stderr, "vfslab bench: --plot: %s: the file must end in .png or .svg\n",
-			file);
-		return -1;
-	}
-	snprintf(cmd, sizeof(cmd), "%s", gp);
-	p = popen(cmd, "w");
-	if (!p)
-		return -1;
-	fprintf(p, "set terminal %s size 900,560\nset output '%s'\n", svg ? "svg" : "pngcairo",
-		file);
-	fprintf(p,
-		"set title '%s: %s (%s)'\nset xlabel 'tasks'\nset ylabel 'ops/s'\n"
-		"set key top left\nset grid\nset yrange [0:*]\nset xtics 1\nset format y '%%.1s%%c'\n",
-		o->wl->name, o->wl->desc, o->processes ? "processes" : "threads");
+static void plot_script(FILE *p, bool svg, const struct bench_opts *o, const struct bench_result *r,
+			int nr)
+{
+	char title[512];
+
+	/* No "set output": gnuplot's stdout is the file, so its name is never script text. */
+	fprintf(p, "set terminal %s noenhanced size 900,560\n", svg ? "svg" : "pngcairo");
+	snprintf(title, sizeof(title), "%s: %s (%s)", o->wl->name, o->wl->desc, mode_name(o));
+	fprintf(p, "set title ");
+	gp_str(p, title);
+	fprintf(p, "\nset xlabel 'tasks'\nset ylabel 'ops/s'\n"
+		   "set key top left\nset grid\nset yrange [0:*]\nset xtics 1\n"
+		   "set format y '%%.1s%%c'\n");
 	fprintf(p, "plot ");
-	for (int s = 0; s < o->nr_sides; s++)
-		fprintf(p, "%s'-' using 1:2 with linespoints title '%s'", s ? ", " : "",
-			o->sides[s].label);
+	for (int s = 0; s < o->nr_sides; s++) {
+		fprintf(p, "%s'-' using 1:2 with linespoints title ", s ? ", " : "");
+		gp_str(p, o->sides[s].label);
+	}
 	fprintf(p, "\n");
 	for (int s = 0; s < o->nr_sides; s++) {
 		for (int i = 0; i < nr; i++)
@@ -229,7 +236,92 @@ int bench_plot(const char *file, const struct bench_opts *o, const struct bench_
 				fprintf(p, "%d %.0f\n", r[i].tasks, r[i].median);
 		fprintf(p, "e\n");
 	}
-	return pclose(p) == 0 ? 0 : -1;
+}
+
+/* Run gnuplot with the script on stdin and out as its stdout; its exit status, or -1. */
+static int run_gnuplot(const char *gp, int out, bool svg, const struct bench_opts *o,
+		       const struct bench_result *r, int nr)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	int fds[2], status;
+	pid_t pid;
+	FILE *p;
+
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		if (dup2(fds[0], STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0)
+			_exit(127);
+		close(fds[0]);
+		close(fds[1]);
+		close(out);
+		execl(gp, "gnuplot", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[0]);
+	/* A gnuplot that stops reading early is an error to report, not a SIGPIPE. */
+	sigaction(SIGPIPE, &ign, &old);
+	p = fdopen(fds[1], "w");
+	if (p) {
+		plot_script(p, svg, o, r, nr);
+		fclose(p);
+	} else {
+		close(fds[1]);
+	}
+	sigaction(SIGPIPE, &old, NULL);
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int bench_plot(const char *file, const struct bench_opts *o, const struct bench_result *r, int nr)
+{
+	const char *gp = GNUPLOT_PATH;
+	size_t n = strlen(file);
+	bool svg = n > 4 && !strcmp(file + n - 4, ".svg");
+	struct stat st;
+	int out, rc;
+	bool reg;
+
+	if (!gp[0] || access(gp, X_OK)) {
+		cli_error(o->cmd, "--plot needs gnuplot, which was not found at configure time "
+				  "(apt-get install gnuplot-nox, then reconfigure)");
+		return -1;
+	}
+	if (!svg && !(n > 4 && !strcmp(file + n - 4, ".png"))) {
+		cli_error(o->cmd, "--plot: %s: the file must end in .png or .svg", file);
+		return -1;
+	}
+	out = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (out < 0) {
+		cli_error(o->cmd, "--plot: cannot write %s: %s", file, strerror(errno));
+		return -1;
+	}
+	rc = run_gnuplot(gp, out, svg, o, r, nr);
+	/* Only a regular file is checked for content, and removed after a failure. */
+	reg = !fstat(out, &st) && S_ISREG(st.st_mode);
+	if (rc == 0 && reg && st.st_size == 0)
+		rc = -2;
+	close(out);
+	if (rc) {
+		if (rc == -2)
+			cli_error(o->cmd, "--plot: gnuplot wrote nothing to %s", file);
+		else if (rc < 0)
+			cli_error(o->cmd, "--plot: cannot run %s: %s", gp, strerror(errno));
+		else
+			cli_error(o->cmd, "--plot: gnuplot failed (status %d); %s not written", rc,
+				  file);
+		if (reg)
+			unlink(file);
+		return -1;
+	}
+	return 0;
 }
 
 void bench_report_partial(FILE *out, enum bench_format fmt, const char *cmd,

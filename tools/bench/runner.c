@@ -233,7 +233,8 @@ static void side_teardown(struct side_run *sr)
 	if (sr->main_task)
 		task_exit(sr->main_task);
 	if (sr->vfs && vfs_destroy(sr->vfs))
-		fprintf(stderr, "vfslab bench: %s: objects leaked at teardown\n", sr->side->label);
+		fprintf(stderr, "vfslab %s: %s: objects leaked at teardown\n", sr->o->cmd,
+			sr->side->label);
 	free(sr->workers);
 	free(sr->pids);
 	if (sr->counters)
@@ -256,7 +257,7 @@ static int side_setup(struct side_run *sr)
 	if (sr->side->kernel) {
 		if (mkdir(sr->base, 0755)) {
 			r = -errno;
-			fprintf(stderr, "vfslab bench: cannot create %s: %s\n", sr->base,
+			fprintf(stderr, "vfslab %s: cannot create %s: %s\n", sr->o->cmd, sr->base,
 				strerror(errno));
 			sr->base[0] = '\0';
 			return r;

@@ -219,7 +219,8 @@ void dt_exclude_lines(struct dt_script *s, const char *const *ex, int nex);
  * can; false (said on stdout) when it cannot.
  */
 bool dt_host_usable(struct dt_runner *r);
-/* Compare the script in file; -1 if it cannot be read, 1 on trouble, else 0. */
+/* Compare the script in file; 0, or -1 (said) if it cannot be read, runs no
+ * call, or the run failed. */
 int dt_session_file(struct dt_session *t, const char *file);
 /* Compare random scripts from seed on; 1 on trouble, else 0. */
 int dt_session_random(struct dt_session *t, unsigned long long seed, unsigned long long lines);

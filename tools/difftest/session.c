@@ -155,9 +155,9 @@ static int report(struct dt_session *t, const struct dt_script *s, const char *n
 
 		if (f) {
 			dt_script_print(&small, f, "");
-			fclose(f);
-			printf("written to %s: vfslab difftest --script %s\n", t->out_file,
-			       t->out_file);
+			if (!cli_fclose("difftest", t->out_file, f))
+				printf("written to %s: vfslab difftest --script %s\n", t->out_file,
+				       t->out_file);
 		} else {
 			cli_error("difftest", "cannot write %s", t->out_file);
 		}
@@ -217,16 +217,22 @@ int dt_session_file(struct dt_session *t, const char *file)
 		dt_script_free(&s);
 		return -1;
 	}
-	c = check_script(t, &s, file);
-	if (c != 2) {
-		for (size_t i = 0; i < s.n; i++)
-			t->gen_calls += s.calls[i];
-		t->gen_lines = s.n;
-		t->nscripts = 1;
-		t->mismatches += c > 0;
+	for (size_t i = 0; i < s.n; i++)
+		t->gen_calls += s.calls[i];
+	if (!t->gen_calls) {
+		/* Nothing compared is no evidence of agreement. */
+		cli_error("difftest", "%s: no calls to run (empty, or only comments)", file);
+		dt_script_free(&s);
+		return -1;
 	}
+	t->gen_lines = s.n;
+	t->nscripts = 1;
+	c = check_script(t, &s, file);
+	if (c == 2) /* interrupted: nothing compared */
+		t->nscripts = t->gen_lines = t->gen_calls = 0;
+	t->mismatches += c == 1;
 	dt_script_free(&s);
-	return c < 0 ? 1 : 0;
+	return c < 0 ? -1 : 0;
 }
 
 int dt_session_random(struct dt_session *t, unsigned long long seed, unsigned long long lines)

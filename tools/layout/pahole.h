@@ -23,10 +23,11 @@ bool pahole_on_line(const struct layout *l, int i, unsigned int n);
 /* The named presets, one a line, the default marked. */
 void pahole_list_presets(FILE *f);
 /*
- * Check the rules read from in against ls[] (one layout per struct),
- * printing each rule's verdict and a summary on out; the violations, or
- * -1 after a malformed rule (said on stderr).
+ * Check the rules read from in (named name) against ls[] (one layout per
+ * struct), printing each rule's verdict and a summary on out; the
+ * violations, or -1 after a malformed rule, a read error or no rule at
+ * all (said on stderr).
  */
-int pahole_check(FILE *in, const struct layout *ls, FILE *out);
+int pahole_check(FILE *in, const char *name, const struct layout *ls, FILE *out);
 
 #endif /* VFSLAB_TOOLS_LAYOUT_PAHOLE_H */

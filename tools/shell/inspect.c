@@ -59,22 +59,29 @@ void shell_show_fdtable(struct task *t)
 		       fi.fds[i].mode & 0x4000 ? " (O_PATH)" : "");
 }
 
-void shell_show_layouts(const struct vfs_config *cfg, const char *which)
+int shell_show_layouts(const struct vfs_config *cfg, const char *which)
 {
 	struct layout ls[LS_NR];
+	enum layout_struct one;
 	char err[512];
 
+	if (which && layout_struct_find(which, &one)) {
+		fprintf(stderr, "layout: unknown struct '%s' (dentry, file, files_struct)\n",
+			which);
+		return -1;
+	}
 	/* The VFS was built from cfg, so its layouts build. */
 	if (vfs_config_layouts(cfg, ls, err, sizeof(err))) {
 		printf("%s\n", err);
-		return;
+		return -1;
 	}
 	for (int s = 0; s < LS_NR; s++) {
-		if (which && strcmp(which, layout_desc(s)->name))
+		if (which && (enum layout_struct)s != one)
 			continue;
 		pahole_print(&ls[s], stdout);
 		pahole_warnings(&ls[s], stdout);
 	}
+	return 0;
 }
 
 void shell_show_counters(void)

@@ -42,9 +42,12 @@ static char *next_line(bool tty)
 	return strdup(buf);
 }
 
-/* One of the shell's own commands; false if cmd is none (a pjdfstest line). */
-static bool shell_command(struct vfs *vfs, const struct vfs_config *cfg, struct fstest_vfs *fv,
-			  const char *cmd, const char *arg)
+/*
+ * One of the shell's own commands: 1 if it failed, else 0; -1 if cmd is
+ * none (a pjdfstest line).
+ */
+static int shell_command(struct vfs *vfs, const struct vfs_config *cfg, struct fstest_vfs *fv,
+			 const char *cmd, const char *arg)
 {
 	if (!strcmp(cmd, "help")) {
 		fputs(shell_help, stdout);
@@ -61,15 +64,15 @@ static bool shell_command(struct vfs *vfs, const struct vfs_config *cfg, struct 
 		else
 			printf("usage: walk PATH\n");
 	} else if (!strcmp(cmd, "layout")) {
-		shell_show_layouts(cfg, *arg ? arg : NULL);
+		return shell_show_layouts(cfg, *arg ? arg : NULL) ? 1 : 0;
 	} else if (!strcmp(cmd, "counters")) {
 		shell_show_counters();
 	} else if (!strcmp(cmd, "caches")) {
 		shell_show_caches(vfs);
 	} else {
-		return false;
+		return -1;
 	}
-	return true;
+	return 0;
 }
 
 /* Read and run lines until the end or quit; the lines that failed. */
@@ -78,7 +81,7 @@ static int shell_loop(struct vfs *vfs, const struct vfs_config *cfg, struct fste
 {
 	unsigned long lineno = 0;
 	char *line;
-	int bad = 0;
+	int bad = 0, failed;
 
 	while ((line = next_line(tty))) {
 		char *cmd = line + strspn(line, " \t"), *arg;
@@ -95,7 +98,9 @@ static int shell_loop(struct vfs *vfs, const struct vfs_config *cfg, struct fste
 		} else if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit")) {
 			free(line);
 			break;
-		} else if (!shell_command(vfs, cfg, fv, cmd, arg)) {
+		} else if ((failed = shell_command(vfs, cfg, fv, cmd, arg)) >= 0) {
+			bad += failed;
+		} else {
 			/* Not ours: a pjdfstest line (restore what the split cut). */
 			if (*arg)
 				arg[-1] = ' ';

@@ -20,8 +20,8 @@ int shell_run(const char *variant);
 
 void shell_show_dentry(struct task *t, const char *path, bool follow);
 void shell_show_fdtable(struct task *t);
-/* The layouts cfg gives, or the one named which. */
-void shell_show_layouts(const struct vfs_config *cfg, const char *which);
+/* The layouts cfg gives, or the one named which; -1 (said) if there is no such struct. */
+int shell_show_layouts(const struct vfs_config *cfg, const char *which);
 void shell_show_counters(void);
 void shell_show_caches(struct vfs *vfs);
 

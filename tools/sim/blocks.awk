@@ -27,6 +27,9 @@ function flush() {
 	insn = parts[2]
 	if (insn ~ /^call .*<__sanitizer_cov_trace_pc>/) {
 		flush()
+		# Two hook calls in a row: the first block is empty.
+		if (pending)
+			printf "%s 0\n", addr
 		pending = 1 # the block starts at the next instruction
 		setup = 0
 		next

@@ -44,6 +44,8 @@ int coh_init(struct coh *c, const struct sim_profile *p, unsigned int ncpus)
 	c->mem_ps = ns_to_ps(p->mem_ns);
 	c->atomic_ps = ns_to_ps(p->atomic_ns);
 	c->upgrade_pm = (unsigned int)(p->upgrade * 1000 + 0.5);
+	c->dirty_read_moves = p->dirty_read_moves;
+	c->line_shift = p->line_bytes ? (unsigned int)__builtin_ctz(p->line_bytes) : 6;
 	c->mask = (1ull << COH_MIN_SHIFT) - 1;
 	c->tab = tab_alloc(c->mask + 1);
 	return c->tab ? 0 : -1;
@@ -154,7 +156,7 @@ struct coh_line *coh_line_get(struct coh *c, uint64_t line)
 
 void coh_ignore(struct coh *c, uintptr_t addr, uintptr_t size)
 {
-	for (uint64_t line = addr >> SIM_LINE_SHIFT; line <= (addr + size - 1) >> SIM_LINE_SHIFT;
+	for (uint64_t line = addr >> c->line_shift; line <= (addr + size - 1) >> c->line_shift;
 	     line++)
 		coh_line_get(c, line)->ignore = 1;
 }
@@ -197,18 +199,16 @@ static void sharer_span(const struct coh *c, const struct coh_line *l, unsigned 
 }
 
 /*
- * Ownership of a line others hold S: invalidate the farthest copy. If we
- * hold a copy and at most one other CPU does (a load, then an RMW, on a line just
- * taken from its last writer: the case `vfslab sim calibrate` measures
- * with its load-then-CAS ping-pong), no data moves: an upgrade, the
- * profile's fraction of a transfer. With more copies out, we wait for the
- * farthest one's invalidation whatever we hold.
+ * Ownership of a line others hold S: invalidate every other copy, in
+ * parallel, so the farthest one sets the time. If we hold a copy, no data
+ * moves: an upgrade, the profile's fraction of that time (`vfslab sim
+ * calibrate` measures it: a locked RMW on a line both CPUs hold clean).
  */
-static uint64_t inval_cost(const struct coh *c, uint64_t farthest, bool mine, unsigned int others)
+static uint64_t inval_cost(const struct coh *c, uint64_t farthest, bool mine)
 {
 	uint64_t full = farthest > c->llc_ps ? farthest : c->llc_ps;
 
-	return mine && others <= 1 ? full * c->upgrade_pm / 1000 : full;
+	return mine ? full * c->upgrade_pm / 1000 : full;
 }
 
 static void sharers_clear(struct coh_line *l)
@@ -262,8 +262,7 @@ uint64_t coh_estimate(const struct coh *c, const struct coh_line *l, unsigned in
 		if (kind == COH_READ)
 			cost = nearest <= c->xfer_ps[SIM_DIST_CLUSTER] ? c->llc_ps : nearest;
 		else
-			cost = inval_cost(c, farthest, coh_has(l, cpu),
-					  l->nsharers - coh_has(l, cpu));
+			cost = inval_cost(c, farthest, coh_has(l, cpu));
 	} else {
 		cost = c->mem_ps;
 	}
@@ -301,7 +300,17 @@ uint64_t coh_miss(struct coh *c, struct coh_line *l, unsigned int cpu, uint64_t 
 		remote = c->place[o].socket != c->place[cpu].socket;
 		l->owner = -1;
 		l->dirty = 0;
-		if (kind == COH_READ) {
+		if (kind == COH_READ && hitm && c->dirty_read_moves) {
+			/*
+			 * A modified line read by another core moves: the owner
+			 * writes it back and drops its copy, the reader gets it
+			 * clean and exclusive, so its own RMW that follows needs
+			 * no second request (what `vfslab sim calibrate` sees on
+			 * Intel cores; MOESI's Owned state keeps both copies).
+			 */
+			inval = 1;
+			l->owner = cpu;
+		} else if (kind == COH_READ) {
 			sharer_add(l, o);
 			sharer_add(l, cpu);
 		} else {
@@ -329,7 +338,7 @@ uint64_t coh_miss(struct coh *c, struct coh_line *l, unsigned int cpu, uint64_t 
 			/* Ownership: invalidate every other copy, in parallel. */
 			inval = l->nsharers - mine;
 			upgrade = mine && !inval;
-			cost = inval_cost(c, farthest, mine, inval);
+			cost = inval_cost(c, farthest, mine);
 			rfo = true;
 			sharers_clear(l);
 			l->owner = cpu;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The coherence model: every 64-byte line the simulated code touches, who
+ * The coherence model: every line (64 bytes, or the profile's size) the
+ * simulated code touches, who
  * holds it and in which MESI state, and when it is free for the next
  * transfer. A CPU's caches are one private cache of unbounded size (nothing
  * is evicted), so every miss is a coherence miss or a first touch.
@@ -21,7 +22,6 @@
 #include "tools/sim/profile.h"
 
 #define SIM_MAX_CPUS 512
-#define SIM_LINE_SHIFT 6
 #define SIM_SHARER_WORDS (SIM_MAX_CPUS / 64)
 
 enum coh_kind { COH_READ, COH_WRITE, COH_RMW };
@@ -74,6 +74,8 @@ struct coh {
 	uint64_t xfer_ps[SIM_DIST_NR];
 	uint64_t llc_ps, mem_ps, atomic_ps;
 	unsigned int upgrade_pm; /* an upgrade's cost, per mille of a transfer */
+	bool dirty_read_moves; /* a read of a modified line takes it (profile.h) */
+	unsigned int line_shift; /* log2 of the coherence line (profile.h) */
 	bool counting;
 	/* Called when a line with waiters is written by another CPU. */
 	void (*wake)(uint64_t line, uint64_t when);
@@ -136,6 +138,12 @@ static inline uint64_t coh_hit(struct coh *c, struct coh_line *l, uint64_t now, 
 	return now + (kind == COH_RMW ? c->atomic_ps : 0);
 }
 
+/* @addr's offset in its line. */
+static inline unsigned int coh_line_off(const struct coh *c, uintptr_t addr)
+{
+	return addr & ((1u << c->line_shift) - 1);
+}
+
 /*
  * coh_access - one access by @cpu at time @now (ps) to the byte at @addr
  * (the caller splits accesses that cross a line). Returns when it completes.
@@ -144,10 +152,10 @@ static inline uint64_t coh_hit(struct coh *c, struct coh_line *l, uint64_t now, 
 static inline uint64_t coh_access(struct coh *c, unsigned int cpu, uint64_t now, uintptr_t addr,
 				  enum coh_kind kind, uintptr_t pc, bool count)
 {
-	struct coh_line *l = coh_line_get(c, addr >> SIM_LINE_SHIFT);
+	struct coh_line *l = coh_line_get(c, addr >> c->line_shift);
 
 	if (__builtin_expect(!coh_is_hit(l, cpu, kind), 0))
-		return coh_miss(c, l, cpu, now, kind, addr & 63, pc, count, now, false);
+		return coh_miss(c, l, cpu, now, kind, coh_line_off(c, addr), pc, count, now, false);
 	return coh_hit(c, l, now, kind, count);
 }
 

@@ -33,11 +33,17 @@
  *            (Xeon Platinum 8480): maximum boost clock 3.8 GHz.
  *  [INTEL-OPT] Intel 64 and IA-32 Architectures Optimization Reference
  *            Manual: PAUSE latency of about 140 cycles since Skylake; the
- *            Skylake server core's store buffer has 56 entries.
+ *            Skylake server core's store buffer has 56 entries; 64-byte
+ *            cache lines.
  *  [INTEL-AD21] Intel Architecture Day 2021, Golden Cove core: 114-entry
  *            store buffer.
  *  [AMD-19H] AMD Software Optimization Guide for Family 19h: 64-entry
- *            store queue; EPYC 9754 product page: boost 3.1 GHz.
+ *            store queue, 64-byte cache lines; EPYC 9754 product page:
+ *            boost 3.1 GHz.
+ *  [KP-CL]   Huawei Kunpeng performance tuning guide, "Optimizing
+ *            Cacheline" (hikunpeng.com), and its lock porting guide: the
+ *            Kunpeng 920's L3 cache line is 128 bytes where x86's is 64,
+ *            so data 64 bytes apart still falsely share.
  *  [ARK-6248] Intel ARK, Xeon Gold 6248: 20 cores, max turbo 3.9 GHz (the
  *            f_count seed's Intel machine: 40 CPUs).
  *  [AT-ROME] AnandTech, "AMD Rome Second Generation EPYC Review", memory
@@ -47,15 +53,22 @@
  *  [ZEN3-LC] shared/research/timing-model-notes.md section 2: one-way
  *            handoff on a Zen 3 EPYC, waiter loads then CASes vs CASes only:
  *            212-247 vs 117-141 ns across CCDs (1.8x: the S->M upgrade
- *            costs 0.8 of a transfer).
+ *            costs 0.8 of a transfer), and the same for a load then a
+ *            plain store: the load left the line shared, not moved
+ *            (dirty_read_moves 0, as MOESI's Owned state allows).
  *  [HOST]    `vfslab sim calibrate` on this project's build machine (an
  *            Intel Xeon with AMX, Sapphire Rapids class, 2 vCPUs under KVM),
  *            2026-12-01; the calibration file is tools/sim/host.prof and
  *            the README's validation section gives the command. Its
  *            cycles per instruction come from the single-CPU time of the
  *            bench workloads natively against the instructions the
- *            simulator counts for them; its upgrade fraction from the
- *            load-then-CAS against the CAS-only ping-pong.
+ *            simulator counts for them. Its line probe (two pinned
+ *            threads taking turns, one timed access at a time) found that
+ *            a read of a line the other core holds modified takes the line:
+ *            the owner's next read misses, and the reader's locked RMW
+ *            right after costs no more than one on its own line; and that
+ *            a locked RMW on a line both cores hold clean waits as long as
+ *            a transfer (upgrade 1).
  *
  * Modelling rules rather than parameters (so not separately sourced):
  *  - a clean line read from the shared cache costs the transfer latency
@@ -96,7 +109,9 @@ static const char *const builtin_text[] = {
 	"llc_ns = 53.3            # rule: in-cluster transfer\n"
 	"mem_ns = 122             # [AT-ROME]: PROXY\n"
 	"atomic_ns = 5.0          # [UOPS] 19 cycles at 3.8 GHz\n"
-	"upgrade = 0              # [HOST] an Intel core of the same generation\n"
+	"upgrade = 1              # [HOST] an Intel core of the same generation\n"
+	"dirty_read_moves = 1     # [HOST] an Intel core of the same generation\n"
+	"line_bytes = 64          # [INTEL-OPT]\n"
 	"corun_speed = 1          # a core per CPU (SMT siblings share none here)\n"
 	"pause_ns = 36.8          # [INTEL-OPT] 140 cycles at 3.8 GHz\n"
 	"syscall_ns = 191         # [ORCL] Skylake-X: PROXY\n"
@@ -105,7 +120,7 @@ static const char *const builtin_text[] = {
 	"name = zen4\n"
 	"machine = 2 x EPYC 9754 (Zen 4c Bergamo, 128 cores, 8-core CCX, SMT2)\n"
 	"notes = proxies: DRAM (Rome), PAUSE (Intel cycles), syscall (Skylake-X), "
-	"cycles per instruction (the Intel host), upgrade (Zen 3)\n"
+	"cycles per instruction (the Intel host), upgrade and dirty reads (Zen 3)\n"
 	"threads_per_core = 2\n"
 	"cores_per_cluster = 8    # a CCX: one L3\n"
 	"clusters_per_die = 2     # a Zen 4c CCD holds two CCX\n"
@@ -122,6 +137,8 @@ static const char *const builtin_text[] = {
 	"mem_ns = 122             # [AT-ROME]: PROXY\n"
 	"atomic_ns = 5.3          # [NV] SMT-sibling CAS: a locked CAS on an L1 line\n"
 	"upgrade = 0.8            # [ZEN3-LC]: PROXY\n"
+	"dirty_read_moves = 0     # [ZEN3-LC]: PROXY\n"
+	"line_bytes = 64          # [AMD-19H]\n"
 	"corun_speed = 1          # a core per CPU (SMT siblings share none here)\n"
 	"pause_ns = 45.2          # [INTEL-OPT] 140 cycles at 3.1 GHz: PROXY\n"
 	"syscall_ns = 191         # [ORCL] Skylake-X: PROXY\n"
@@ -130,7 +147,7 @@ static const char *const builtin_text[] = {
 	"name = clx\n"
 	"machine = 2 x Xeon Gold 6248 (Cascade Lake, 20 cores, SMT off: 40 CPUs)\n"
 	"notes = proxies: DRAM (Rome), atomics (Golden Cove cycles), cycles per instruction "
-	"and upgrade (the Intel host)\n"
+	"upgrade and dirty reads (the Intel host)\n"
 	"threads_per_core = 1\n"
 	"cores_per_cluster = 20   # one mesh LLC per socket\n"
 	"clusters_per_die = 1\n"
@@ -146,7 +163,9 @@ static const char *const builtin_text[] = {
 	"llc_ns = 48              # rule: in-cluster transfer\n"
 	"mem_ns = 122             # [AT-ROME]: PROXY\n"
 	"atomic_ns = 4.9          # [UOPS] 19 cycles at 3.9 GHz: PROXY\n"
-	"upgrade = 0              # [HOST]: PROXY\n"
+	"upgrade = 1              # [HOST]: PROXY\n"
+	"dirty_read_moves = 1     # [HOST]: PROXY\n"
+	"line_bytes = 64          # [INTEL-OPT]\n"
 	"corun_speed = 1          # a core per CPU (SMT siblings share none here)\n"
 	"pause_ns = 35.9          # [INTEL-OPT] 140 cycles (Skylake and later) at 3.9 GHz\n"
 	"syscall_ns = 191         # [ORCL] Skylake-X, the same core\n"
@@ -155,7 +174,7 @@ static const char *const builtin_text[] = {
 	"name = kunpeng920\n"
 	"machine = 2 x Kunpeng 920-6426 (TaiShan v110, 64 cores, 2 dies, 4-core clusters)\n"
 	"notes = proxies: cross-socket (= cross-die), atomics (x86 cycles), DRAM (Rome), "
-	"syscall (Skylake-X), cycles per instruction and upgrade (the Intel host), "
+	"syscall (Skylake-X), cycles per instruction, upgrade and dirty reads (the Intel host), "
 	"store buffer (Zen 4)\n"
 	"threads_per_core = 1\n"
 	"cores_per_cluster = 4\n"
@@ -172,7 +191,9 @@ static const char *const builtin_text[] = {
 	"llc_ns = 36              # rule: in-die transfer (the L3 is per die)\n"
 	"mem_ns = 122             # [AT-ROME]: PROXY\n"
 	"atomic_ns = 7.3          # [UOPS] 19 x86 cycles at 2.6 GHz: PROXY\n"
-	"upgrade = 0              # [HOST]: PROXY\n"
+	"upgrade = 1              # [HOST]: PROXY\n"
+	"dirty_read_moves = 1     # [HOST]: PROXY\n"
+	"line_bytes = 128         # [KP-CL] the L3's line, which coherence tracks\n"
 	"corun_speed = 1          # a core per CPU (SMT siblings share none here)\n"
 	"pause_ns = 0.4           # arm64 cpu_relax() is one YIELD\n"
 	"syscall_ns = 191         # [ORCL] Skylake-X: PROXY\n"
@@ -213,6 +234,8 @@ static const struct field {
 	F("mem_ns", K_DOUBLE, mem_ns),
 	F("atomic_ns", K_DOUBLE, atomic_ns),
 	F("upgrade", K_DOUBLE, upgrade),
+	F("dirty_read_moves", K_UINT, dirty_read_moves),
+	F("line_bytes", K_UINT, line_bytes),
 	F("corun_speed", K_DOUBLE, corun_speed),
 	F("pause_ns", K_DOUBLE, pause_ns),
 	F("syscall_ns", K_DOUBLE, syscall_ns),
@@ -237,6 +260,10 @@ static bool in_range(const struct field *f, double v)
 {
 	if (!strcmp(f->key, "store_buffer"))
 		return v >= 1 && v <= 256; /* SIM_SB_MAX */
+	if (!strcmp(f->key, "dirty_read_moves"))
+		return v == 0 || v == 1;
+	if (!strcmp(f->key, "line_bytes"))
+		return v == 32 || v == 64 || v == 128 || v == 256;
 	if (f->kind == K_UINT)
 		return v >= 1 && v <= 4096;
 	if (!strcmp(f->key, "upgrade"))

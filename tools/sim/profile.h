@@ -54,6 +54,14 @@ struct sim_profile {
 	 */
 	double upgrade;
 	/*
+	 * A read of a line another core holds modified: 1 if the line moves
+	 * (the owner writes it back and keeps no copy; the reader holds it
+	 * alone, clean), 0 if both keep a copy (MOESI's Owned state).
+	 */
+	unsigned int dirty_read_moves;
+	/* Bytes the coherence protocol tracks as one line (64; 128 on some Arm parts). */
+	unsigned int line_bytes;
+	/*
 	 * Each CPU's speed on its own work while others run too: 1 where
 	 * every CPU has a core to itself; less where CPUs share execution
 	 * (a host's quota, or SMT siblings if a profile counts them so).

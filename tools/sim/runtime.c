@@ -107,14 +107,14 @@ static void store_miss(struct sim_vcpu *v, struct coh_line *l, uintptr_t a, uint
 		/* Later in time now: let whoever is earlier go first. */
 		if (v->clock > sim.limit) {
 			sim_resched();
-			l = coh_line_get(&sim.coh, a >> SIM_LINE_SHIFT);
+			l = coh_line_get(&sim.coh, a >> sim.coh.line_shift);
 			if (coh_is_hit(l, v->id, COH_WRITE))
 				return (void)coh_hit(&sim.coh, l, v->clock, COH_WRITE,
 						     v->measuring);
 		}
 	}
-	done = coh_miss(&sim.coh, l, v->id, v->clock, COH_WRITE, a & 63, pc, v->measuring, v->clock,
-			false) +
+	done = coh_miss(&sim.coh, l, v->id, v->clock, COH_WRITE, coh_line_off(&sim.coh, a), pc,
+			v->measuring, v->clock, false) +
 	       jitter(v);
 	/* Stores complete in program order. */
 	if (done < v->sb_last)
@@ -133,7 +133,7 @@ static void store_miss(struct sim_vcpu *v, struct coh_line *l, uintptr_t a, uint
 static void acquire(struct sim_vcpu *v, uintptr_t a, enum coh_kind kind, uintptr_t pc)
 {
 	struct coh *c = &sim.coh;
-	uint64_t line = a >> SIM_LINE_SHIFT, issued;
+	uint64_t line = a >> c->line_shift, issued;
 	struct coh_line *l = coh_line_get(c, line);
 	bool serial, remote;
 
@@ -180,11 +180,13 @@ static void acquire(struct sim_vcpu *v, uintptr_t a, enum coh_kind kind, uintptr
 			sim_pre(v);
 			l = coh_line_get(c, line); /* the table may have grown */
 		}
-		done = coh_miss(c, l, v->id, start, kind, a & 63, pc, v->measuring, issued, true);
+		done = coh_miss(c, l, v->id, start, kind, coh_line_off(c, a), pc, v->measuring,
+				issued, true);
 		v->clock = (done > mid ? done : mid) + jitter(v);
 		return;
 	}
-	v->clock = coh_miss(c, l, v->id, issued, kind, a & 63, pc, v->measuring, issued, false) +
+	v->clock = coh_miss(c, l, v->id, issued, kind, coh_line_off(c, a), pc, v->measuring, issued,
+			    false) +
 		   jitter(v);
 }
 
@@ -192,7 +194,7 @@ static __always_inline void charge(struct sim_vcpu *v, uintptr_t a, unsigned int
 				   enum coh_kind kind, uintptr_t pc)
 {
 	acquire(v, a, kind, pc);
-	if (unlikely((a & 63) + size > 64))
+	if (unlikely(coh_line_off(&sim.coh, a) + size > 1u << sim.coh.line_shift))
 		acquire(v, a + size - 1, kind, pc);
 }
 
@@ -211,12 +213,12 @@ static __always_inline void access1(const volatile void *p, unsigned int size, e
 /* One charge per line: wide copies move a line per instruction or two. */
 static void range(struct sim_vcpu *v, const void *p, size_t n, enum coh_kind kind, uintptr_t pc)
 {
-	uintptr_t a = (uintptr_t)p, end = a + n;
+	uintptr_t a = (uintptr_t)p, end = a + n, bytes = (uintptr_t)1 << sim.coh.line_shift;
 
 	charge_instrs(v, SIM_LIBC_CALL_INSTRS / 2 + n / SIM_LIBC_BYTES_PER_INSTR);
 	if (!n || on_stack(a))
 		return;
-	for (uintptr_t l = a & ~(uintptr_t)63; l < end; l += 64)
+	for (uintptr_t l = a & ~(bytes - 1); l < end; l += bytes)
 		acquire(v, l < a ? a : l, kind, pc);
 }
 

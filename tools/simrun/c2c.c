@@ -101,13 +101,14 @@ static void field_at(const struct layout *l, unsigned int off, char *out, size_t
 	snprintf(out, n, off >= l->size ? "(slab padding)" : "(hole)");
 }
 
-static void fields_in(const struct layout *l, unsigned int lo, char *out, size_t n)
+static void fields_in(const struct layout *l, unsigned int lo, unsigned int bytes, char *out,
+		      size_t n)
 {
 	size_t used = 0;
 
 	out[0] = '\0';
-	for (unsigned int o = lo; o < lo + 64 && used + 1 < n;) {
-		unsigned int i, next = lo + 64;
+	for (unsigned int o = lo; o < lo + bytes && used + 1 < n;) {
+		unsigned int i, next = lo + bytes;
 
 		for (i = 0; i < l->desc->nr_fields; i++)
 			if (o >= l->off[i] && o < l->off[i] + l->slot[i])
@@ -146,7 +147,8 @@ static void dentry_name(const struct layout *l, uintptr_t base, char *out, size_
 
 static void resolve(struct c2c_line *cl, uint64_t line, const struct layout *ls)
 {
-	uintptr_t addr = (uintptr_t)line << SIM_LINE_SHIFT, base, start;
+	uintptr_t addr = (uintptr_t)line << sim.coh.line_shift, base, start;
+	unsigned int last = (1u << sim.coh.line_shift) - 1;
 	const char *tag, *sym;
 	size_t size;
 	uint32_t seq;
@@ -168,14 +170,14 @@ static void resolve(struct c2c_line *cl, uint64_t line, const struct layout *ls)
 			snprintf(cl->object, sizeof(cl->object), "kmalloc-%zu", size);
 		}
 		if (k >= 0)
-			fields_in(&ls[k], cl->obj_off, cl->fields, sizeof(cl->fields));
+			fields_in(&ls[k], cl->obj_off, last + 1, cl->fields, sizeof(cl->fields));
 		else
 			snprintf(cl->fields, sizeof(cl->fields), "bytes %u-%u of %zu", cl->obj_off,
-				 cl->obj_off + 63, size);
+				 cl->obj_off + last, size);
 		return;
 	}
-	sym = sim_symbol(addr + 63, true, &start);
-	if (sym && start <= addr + 63) {
+	sym = sim_symbol(addr + last, true, &start);
+	if (sym && start <= addr + last) {
 		snprintf(cl->object, sizeof(cl->object), "global %s", sym);
 		cl->obj_off = start < addr ? addr - start : 0;
 		snprintf(cl->fields, sizeof(cl->fields), "%s", sym);
@@ -199,7 +201,7 @@ static int row_cmp(const void *a, const void *b)
 static void rows(struct c2c_line *cl, const struct coh_line *l, uint64_t line,
 		 const struct layout *ls)
 {
-	uintptr_t addr = (uintptr_t)line << SIM_LINE_SHIFT, base;
+	uintptr_t addr = (uintptr_t)line << sim.coh.line_shift, base;
 	const char *tag = "";
 	size_t size, n = 0, cap = 16;
 	uint32_t seq;

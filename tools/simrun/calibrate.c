@@ -115,7 +115,7 @@ static double native_op_ns(const struct workload *wl, const struct calib_opts *o
 	struct bench_opts b;
 	int nr = 0;
 
-	bench_cli_defaults(&b);
+	bench_cli_defaults(&b, "sim");
 	b.wl = wl;
 	b.tasks[0] = 1;
 	b.nr_tasks = 1;
@@ -223,6 +223,7 @@ static bool smt_siblings(int a, int b)
 int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 {
 	double cas, lcas, l2, l1_ns, l2_ns;
+	struct host_line_probe probe;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int a, b;
 	bool smt;
@@ -255,8 +256,19 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 	}
 	for (int d = SIM_DIST_SMT; d < SIM_DIST_NR; d++)
 		p->xfer_ns[d] = cas;
-	/* The S->M upgrade: what the load in front of the CAS adds. */
-	p->upgrade = lcas > cas ? lcas / cas - 1 : 0;
+	/*
+	 * What a read does to a modified line (moves it, or leaves the owner
+	 * a copy) and what an RMW on a line both cores hold costs, as a
+	 * fraction of the transfer the same probe saw.
+	 */
+	if (host_line_probe(a, b, &probe) || probe.dirty_read <= 0) {
+		cli_error("sim", "calibrate: the line probe could not run");
+		return -1;
+	}
+	p->dirty_read_moves = probe.owner_reread > probe.dirty_read / 2;
+	p->upgrade = probe.upgrade > 0 ? probe.upgrade / probe.dirty_read : 0;
+	if (p->upgrade > 4)
+		p->upgrade = 4;
 	l2 = (double)host_l2_bytes(2u << 20);
 	/* Per level; the model hides L1 and L2 hits in the core's time. */
 	l1_ns = host_chase_ns(16u << 10);
@@ -282,6 +294,7 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 	}
 	/* x86 cores of the host's generation: Golden Cove's 114 (INTEL-AD21 in profile.c). */
 	p->store_buffer = 114;
+	p->line_bytes = host_line_bytes(64);
 	if (log) {
 		fprintf(log, "# vfslab sim calibrate: CPUs %d and %d%s\n", a, b,
 			smt ? " (SMT siblings)" : "");
@@ -291,6 +304,13 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 		fprintf(log,
 			"# chase: 16 KiB %.1f ns, %.0f KiB %.1f ns, %.0f KiB %.1f ns, 1 GiB %.1f ns\n",
 			l1_ns, l2 / 2048, l2_ns, 4 * l2 / 1024, p->llc_ns, p->mem_ns);
+		fprintf(log,
+			"# line probe: a read of a line modified elsewhere %.1f ns, the owner's "
+			"read after it %.1f ns (%s);\n#   RMW on a line both hold %.1f ns (upgrade "
+			"%.2f of a transfer), RMW right after a read that moved the line %.1f ns\n",
+			probe.dirty_read, probe.owner_reread,
+			p->dirty_read_moves ? "the line moved" : "the owner kept a copy",
+			probe.upgrade, p->upgrade, probe.moved_rmw);
 		fprintf(log, "# lock xadd %.2f ns; pause %.2f ns; getppid %.1f ns\n", p->atomic_ns,
 			p->pause_ns, p->syscall_ns);
 		fprintf(log, "# a private loop on both CPUs runs at %.2f of its speed alone\n",
@@ -341,7 +361,7 @@ int sim_calibrate_cmd(int argc, char **argv)
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		char *end;
+		unsigned long long n;
 
 		switch (opt) {
 		case 'o':
@@ -351,18 +371,13 @@ int sim_calibrate_cmd(int argc, char **argv)
 			co.workloads = optarg;
 			break;
 		case 'i':
-			co.interval = strtod(optarg, &end);
-			if (*end || !(co.interval >= 0.01 && co.interval <= 60)) {
-				cli_error("sim", "--interval: 0.01 to 60 seconds");
+			if (cli_double("sim", "--interval", optarg, 0.01, 60, &co.interval))
 				return 2;
-			}
 			break;
 		case 'r':
-			co.rounds = (int)strtol(optarg, &end, 10);
-			if (*end || co.rounds < 1 || co.rounds > 100) {
-				cli_error("sim", "--rounds: 1 to 100");
+			if (cli_ull("sim", "--rounds", optarg, 1, 100, &n))
 				return 2;
-			}
+			co.rounds = (int)n;
 			break;
 		case 'h':
 			calibrate_usage(stdout);

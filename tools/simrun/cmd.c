@@ -112,8 +112,10 @@ static void list_profiles(void)
 		       "", p[i].xfer_ns[SIM_DIST_SMT], p[i].xfer_ns[SIM_DIST_CLUSTER],
 		       p[i].xfer_ns[SIM_DIST_DIE], p[i].xfer_ns[SIM_DIST_SOCKET],
 		       p[i].xfer_ns[SIM_DIST_REMOTE]);
-		printf("%11s %.2f GHz, %.2f cycles/instruction, store buffer %u\n", "", p[i].ghz,
-		       p[i].cpi, p[i].store_buffer);
+		printf("%11s %.2f GHz, %.2f cycles/instruction, store buffer %u; %u-byte lines, a "
+		       "read of a modified one %s\n",
+		       "", p[i].ghz, p[i].cpi, p[i].store_buffer, p[i].line_bytes,
+		       p[i].dirty_read_moves ? "moves it" : "shares it");
 		printf("%11s LLC %.1f, memory %.0f, atomic %.2f, pause %.2f, syscall %.0f ns, "
 		       "upgrade %.2f of a transfer\n",
 		       "", p[i].llc_ns, p[i].mem_ns, p[i].atomic_ns, p[i].pause_ns, p[i].syscall_ns,
@@ -490,7 +492,8 @@ static int run_profile(struct sim_cli *c, const struct sim_profile *p, bool c2c,
 			return 1;
 		}
 		json(f, c, p, res, *nr);
-		fclose(f);
+		if (cli_fclose("sim", c->json_file, f))
+			return 1;
 	}
 	if (c->plot_file) {
 		for (int i = 0; i < *nr; i++)
@@ -684,7 +687,7 @@ struct sim_args {
 static int sim_option(void *ctx, int opt, const char *arg)
 {
 	struct sim_args *x = ctx;
-	char *end;
+	unsigned long long n;
 
 	switch (opt) {
 	case 'w':
@@ -708,21 +711,19 @@ static int sim_option(void *ctx, int opt, const char *arg)
 		}
 		return -1;
 	case 'n':
-		x->c.ops = strtoul(arg, &end, 10);
-		if (*end || !x->c.ops || x->c.ops > 10000000) {
-			cli_error("sim", "--ops: a count from 1 to 10000000");
+		if (cli_ull("sim", "--ops", arg, 1, 10000000, &n))
 			return 2;
-		}
+		x->c.ops = n;
 		x->c.ops_set = true;
 		return -1;
 	case 'p':
 		if (!strcmp(arg, "all")) {
-			unsigned int n;
-			const struct sim_profile *p = sim_profile_all(&n);
+			unsigned int np;
+			const struct sim_profile *p = sim_profile_all(&np);
 
-			for (unsigned int i = 0; i < n && i < 4; i++)
+			for (unsigned int i = 0; i < np && i < 4; i++)
 				x->c.profiles[i] = &p[i];
-			x->c.nr_profiles = n < 4 ? n : 4;
+			x->c.nr_profiles = np < 4 ? np : 4;
 		} else if (!(x->c.profiles[0] = sim_profile_get(arg, x->perr, sizeof(x->perr)))) {
 			cli_error("sim", "--profile: %s", x->perr);
 			return 2;
@@ -747,11 +748,9 @@ static int sim_option(void *ctx, int opt, const char *arg)
 		x->c2c = true;
 		return -1;
 	case 't':
-		x->c.top = (unsigned int)strtoul(arg, &end, 10);
-		if (*end || !x->c.top) {
-			cli_error("sim", "--top: a positive count");
+		if (cli_ull("sim", "--top", arg, 1, 100000, &n))
 			return 2;
-		}
+		x->c.top = (unsigned int)n;
 		return -1;
 	case 'f':
 		x->c.tsv = !strcmp(arg, "tsv");
@@ -767,20 +766,13 @@ static int sim_option(void *ctx, int opt, const char *arg)
 		x->c.plot_file = arg;
 		return -1;
 	case 'S':
-		x->c.seeds = (unsigned int)strtoul(arg, &end, 10);
-		if (*end || !*arg || arg[0] == '-' || !x->c.seeds || x->c.seeds > SIM_MAX_SEEDS) {
-			cli_error("sim", "--seeds: 1 to %d", SIM_MAX_SEEDS);
+		if (cli_ull("sim", "--seeds", arg, 1, SIM_MAX_SEEDS, &n))
 			return 2;
-		}
+		x->c.seeds = (unsigned int)n;
 		x->c.seeds_set = true;
 		return -1;
 	case 'e':
-		x->c.entry_ns = strtod(arg, &end);
-		if (*end || !*arg || !(x->c.entry_ns >= 0 && x->c.entry_ns <= 1e6)) {
-			cli_error("sim", "--entry-ns: 0 to 1000000 (ns of syscall entry and exit)");
-			return 2;
-		}
-		return -1;
+		return cli_double("sim", "--entry-ns", arg, 0, 1e6, &x->c.entry_ns) ? 2 : -1;
 	case 'L':
 		list_profiles();
 		return 0;
@@ -872,7 +864,7 @@ static int sim_cmd_run(int argc, char **argv)
 	int ret;
 
 	memset(&x, 0, sizeof(x));
-	bench_cli_defaults(&x.c.o);
+	bench_cli_defaults(&x.c.o, "sim");
 	x.c.ops = SIM_DEFAULT_OPS;
 	x.c.seeds = 1;
 	x.c.entry_ns = -1;

@@ -177,6 +177,144 @@ double host_handoff_ns(int cpu_a, int cpu_b, enum host_handoff how)
 	return best(v, 2 * RUNS);
 }
 
+/*
+ * The line probe's two players take turns on @turn (its own line): a step
+ * is done when the player whose step it is bumps it. Each timed access is
+ * one load or one locked add between two clock reads.
+ */
+#define PROBE_ROUNDS 20000
+
+/*
+ * 128 bytes apart: Intel's spatial prefetcher fetches a line's 128-byte
+ * buddy, which would put copies of one player's line in the other's cache.
+ */
+struct probe {
+	_Alignas(128) uint64_t line;
+	_Alignas(128) uint64_t turn;
+	_Alignas(128) uint64_t a_own; /* each player's private line */
+	_Alignas(128) uint64_t b_own;
+	_Alignas(128) int cpu[2]; /* read by both: off the lines above */
+	double *t[6];
+};
+
+/* Step @step is the one whose number @turn holds; done, it bumps it. */
+static void probe_wait(struct probe *p, uint64_t step)
+{
+	while (__atomic_load_n(&p->turn, __ATOMIC_ACQUIRE) != step)
+		cpu_relax();
+}
+
+static void probe_done(struct probe *p, uint64_t step)
+{
+	__atomic_store_n(&p->turn, step + 1, __ATOMIC_RELEASE);
+}
+
+static double timed_load(volatile uint64_t *w)
+{
+	double t0 = now_ns();
+
+	(void)*w;
+	return now_ns() - t0;
+}
+
+static double timed_add(uint64_t *w)
+{
+	double t0 = now_ns();
+
+	__atomic_fetch_add(w, 1, __ATOMIC_SEQ_CST);
+	return now_ns() - t0;
+}
+
+/*
+ * Six steps a round, A and B in turn: A writes the line (it holds it
+ * modified) and times a load of its own line (the hit); B reads the line
+ * (dirty_read) and times an add on its own line (the RMW baseline); A
+ * reads the line again (owner_reread); B reads it (each holds it now, if
+ * copies can be shared); A adds to it (upgrade); B reads A's modified line
+ * and at once adds to it (moved_rmw).
+ */
+static void probe_play(struct probe *p, unsigned int me)
+{
+	volatile uint64_t *line = &p->line;
+
+	pin(p->cpu[me]);
+	for (uint64_t r = 0; r < PROBE_ROUNDS; r++) {
+		uint64_t s = 6 * r;
+
+		if (me == 0) {
+			probe_wait(p, s);
+			*line = r;
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+			p->t[5][r] = timed_load(&p->a_own);
+			probe_done(p, s);
+			probe_wait(p, s + 2);
+			p->t[1][r] = timed_load(line);
+			probe_done(p, s + 2);
+			probe_wait(p, s + 4);
+			p->t[2][r] = timed_add(&p->line);
+			probe_done(p, s + 4);
+		} else {
+			probe_wait(p, s + 1);
+			p->t[0][r] = timed_load(line);
+			p->t[4][r] = timed_add(&p->b_own);
+			probe_done(p, s + 1);
+			probe_wait(p, s + 3);
+			(void)*line;
+			probe_done(p, s + 3);
+			probe_wait(p, s + 5);
+			(void)*line;
+			p->t[3][r] = timed_add(&p->line);
+			probe_done(p, s + 5);
+		}
+	}
+}
+
+static void *probe_b(void *arg)
+{
+	probe_play(arg, 1);
+	return NULL;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return v[n / 2];
+}
+
+int host_line_probe(int cpu_a, int cpu_b, struct host_line_probe *out)
+{
+	struct probe *p = aligned_alloc(128, sizeof(*p));
+	double *buf = malloc(6 * PROBE_ROUNDS * sizeof(*buf)), hit, rmw;
+	cpu_set_t saved;
+	pthread_t t;
+	int ret = -1;
+
+	if (!p || !buf)
+		goto out;
+	memset(p, 0, sizeof(*p));
+	p->cpu[0] = cpu_a;
+	p->cpu[1] = cpu_b;
+	for (int i = 0; i < 6; i++)
+		p->t[i] = buf + i * PROBE_ROUNDS;
+	sched_getaffinity(0, sizeof(saved), &saved);
+	if (pthread_create(&t, NULL, probe_b, p))
+		goto out;
+	probe_play(p, 0);
+	pthread_join(t, NULL);
+	sched_setaffinity(0, sizeof(saved), &saved);
+	hit = median(p->t[5], PROBE_ROUNDS);
+	rmw = median(p->t[4], PROBE_ROUNDS);
+	out->dirty_read = median(p->t[0], PROBE_ROUNDS) - hit;
+	out->owner_reread = median(p->t[1], PROBE_ROUNDS) - hit;
+	out->upgrade = median(p->t[2], PROBE_ROUNDS) - rmw;
+	out->moved_rmw = median(p->t[3], PROBE_ROUNDS) - rmw;
+	ret = 0;
+out:
+	free(buf);
+	free(p);
+	return ret;
+}
+
 double host_chase_ns(size_t bytes)
 {
 	size_t lines = bytes / 64, steps = 2000000;
@@ -328,4 +466,25 @@ size_t host_l2_bytes(size_t dflt)
 		r = unit == 'K' ? n << 10 : unit == 'M' ? n << 20 : n;
 	fclose(f);
 	return r;
+}
+
+unsigned int host_line_bytes(unsigned int dflt)
+{
+	unsigned int best = 0;
+
+	for (int i = 0; i < 8; i++) {
+		char path[96];
+		unsigned int n;
+		FILE *f;
+
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu0/cache/index%d/coherency_line_size", i);
+		f = fopen(path, "r");
+		if (!f)
+			break;
+		if (fscanf(f, "%u", &n) == 1 && n > best && !(n & (n - 1)))
+			best = n;
+		fclose(f);
+	}
+	return best >= 32 && best <= 256 ? best : dflt;
 }

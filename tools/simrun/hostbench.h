@@ -20,6 +20,20 @@ enum host_handoff {
 double host_ghz(void);
 /* One-way handoff of one line between @cpu_a and @cpu_b. */
 double host_handoff_ns(int cpu_a, int cpu_b, enum host_handoff how);
+/*
+ * What a line's state does after a read by another core, timed one access
+ * at a time between two pinned threads that take turns (ns over a timed
+ * hit, medians): @dirty_read, a read of a line the other core holds
+ * modified; @owner_reread, that core reading the line again afterwards
+ * (a hit if it kept a copy, a transfer if the line moved); @upgrade, a
+ * locked RMW on a line both cores hold clean; @moved_rmw, a locked RMW by
+ * the reader right after its read of a modified line (over a locked RMW on
+ * a line it holds). 0, or -1 if it cannot run here.
+ */
+struct host_line_probe {
+	double dirty_read, owner_reread, upgrade, moved_rmw;
+};
+int host_line_probe(int cpu_a, int cpu_b, struct host_line_probe *out);
 /* A dependent load through a random cycle over @bytes (one pointer a line). */
 double host_chase_ns(size_t bytes);
 /* A locked RMW on a line this CPU holds (a dependent chain). */
@@ -32,6 +46,8 @@ double host_atomic_ns(void);
 double host_corun_speed(int cpu_a, int cpu_b);
 /* One cpu_relax() (PAUSE). */
 double host_pause_ns(void);
+/* The largest coherency line size among the caches (sysfs), or @dflt. */
+unsigned int host_line_bytes(unsigned int dflt);
 /* The size of one CPU's private L2 (sysfs), or @dflt. */
 size_t host_l2_bytes(size_t dflt);
 /* The first two CPUs this process may run on; false if it has only one. */

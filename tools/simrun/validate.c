@@ -156,7 +156,7 @@ static double native_scaling(const struct validate_opts *o, const struct workloa
 			struct bench_opts b;
 			int nr = 0;
 
-			bench_cli_defaults(&b);
+			bench_cli_defaults(&b, "sim");
 			b.wl = wl;
 			b.tasks[0] = k + 1;
 			b.nr_tasks = 1;
@@ -231,7 +231,7 @@ static int part_native(const struct validate_opts *o, struct tally *t)
 
 		if (scenario_ratio(args, &pred))
 			return -1;
-		bench_cli_defaults(&b);
+		bench_cli_defaults(&b, "sim");
 		b.wl = workload_find(sc[i].workload);
 		b.processes = sc[i].processes;
 		b.tasks[0] = 2;
@@ -442,7 +442,7 @@ int sim_validate_cmd(int argc, char **argv)
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		char *end;
+		unsigned long long n;
 
 		switch (opt) {
 		case 'p':
@@ -459,36 +459,25 @@ int sim_validate_cmd(int argc, char **argv)
 				o.entry_ns = -1;
 				break;
 			}
-			o.entry_ns = strtod(optarg, &end);
-			if (*end || !*optarg || !(o.entry_ns >= 0 && o.entry_ns <= 1e6)) {
-				cli_error("sim", "--entry-ns: 0 to 1000000, or host");
+			if (cli_double("sim", "--entry-ns", optarg, 0, 1e6, &o.entry_ns))
 				return 2;
-			}
 			break;
 		case 'w':
 			o.workloads = optarg;
 			break;
 		case 'i':
-			o.interval = strtod(optarg, &end);
-			if (*end || !(o.interval >= 0.01 && o.interval <= 60)) {
-				cli_error("sim", "--interval: 0.01 to 60 seconds");
+			if (cli_double("sim", "--interval", optarg, 0.01, 60, &o.interval))
 				return 2;
-			}
 			break;
 		case 'r':
-			o.rounds = (int)strtol(optarg, &end, 10);
-			if (*end || o.rounds < 1 || o.rounds > 100) {
-				cli_error("sim", "--rounds: 1 to 100");
+			if (cli_ull("sim", "--rounds", optarg, 1, 100, &n))
 				return 2;
-			}
+			o.rounds = (int)n;
 			break;
 		case 'n':
-			o.ops = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || optarg[0] == '-' || o.ops < 100 ||
-			    o.ops > 1000000) {
-				cli_error("sim", "--ops: 100 to 1000000");
+			if (cli_ull("sim", "--ops", optarg, 100, 1000000, &n))
 				return 2;
-			}
+			o.ops = n;
 			break;
 		case 'h':
 			validate_usage(stdout);
@@ -532,7 +521,10 @@ int sim_validate_cmd(int argc, char **argv)
 			return 1;
 		}
 		sim_profile_write(f, &p);
-		fclose(f);
+		if (cli_fclose("sim", tmp, f)) {
+			unlink(tmp);
+			return 1;
+		}
 		o.profile = tmp;
 	}
 	if ((o.native && part_native(&o, &t)) || (o.published && part_published(&t)) ||
