@@ -57,6 +57,9 @@ check_PROGRAMS += %D%/check_sim_profile
 #  replay                      replay --check on recorded strace logs; short
 #                              throughput runs
 #  torture, difftest           short runs (their long runs: check-long)
+#  interrupt                   SIGINT/SIGTERM stop each long command: no
+#                              scratch left, a partial result, 130/143
+#  progress                    progress lines on a terminal only
 #  layout_check                layout --check: the README's example; rules
 #                              unread or empty are errors, not a pass
 #  layering, layering_selftest includes follow the layers; the check bites
@@ -78,6 +81,8 @@ dist_check_SCRIPTS = \
 	%D%/replay.sh \
 	%D%/torture.sh \
 	%D%/difftest.sh \
+	%D%/interrupt.sh \
+	%D%/progress.sh \
 	%D%/layout_check.sh \
 	%D%/layering.sh \
 	%D%/layering_selftest.sh \

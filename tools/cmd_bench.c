@@ -11,6 +11,7 @@
 
 #include "tools/bench/bench.h"
 #include "tools/cmd.h"
+#include "tools/interrupt.h"
 
 static void bench_usage(FILE *f)
 {
@@ -193,13 +194,19 @@ static int bench_go(struct bench_cmd *bc)
 {
 	static struct bench_result res[64 * BENCH_MAX_SIDES];
 	const struct bench_opts *o = &bc->o;
-	int nr = 0;
+	int nr = 0, rc = bench_run(o, res, &nr);
 
-	if (bench_run(o, res, &nr)) {
+	if (rc < 0) {
 		cli_error("bench", "%s: the run failed", o->wl->name);
 		return 1;
 	}
-	bench_report(stdout, bc->fmt, o, res, nr);
+	if (nr)
+		bench_report(stdout, bc->fmt, o, res, nr);
+	if (rc == BENCH_INTERRUPTED) {
+		/* No --json or --plot file: they would not say they are partial. */
+		bench_report_partial(stdout, bc->fmt, "bench", o, res, nr);
+		return intr_status();
+	}
 	if (bc->json) {
 		FILE *f = fopen(bc->json, "w");
 
@@ -231,8 +238,11 @@ int cmd_bench(int argc, char **argv)
 	ret = bench_options(argc, argv, &bc);
 	if (ret >= 0)
 		return ret;
-	if (bc.tree)
-		return bench_tree(bc.tree, bc.peer, bc.o.tmpdir) ? 1 : 0;
+	intr_catch();
+	if (bc.tree) {
+		ret = bench_tree(bc.tree, bc.peer, bc.o.tmpdir) ? 1 : 0;
+		return intr_pending() ? intr_status() : ret;
+	}
 	bc.o.wl = workload_find(bc.workload ? bc.workload : "stat2");
 	if (!bc.o.wl) {
 		cli_error("bench", "unknown workload '%s' (see `vfslab bench --list`)",

@@ -12,6 +12,7 @@
 
 #include "tools/bench/bench.h"
 #include "tools/cmd.h"
+#include "tools/interrupt.h"
 #include "tools/out/json.h"
 #include "tools/scenarios.h"
 
@@ -281,16 +282,23 @@ int cmd_compare(int argc, char **argv)
 		o->nr_sides = 3;
 	}
 	bench_cli_finish(o);
-	if (bench_run(o, res, &nr)) {
+	intr_catch();
+	ret = bench_run(o, res, &nr);
+	if (ret < 0) {
 		cli_error("compare", "%s: the run failed", s->name);
 		return 1;
 	}
-	if (cc.fmt == BENCH_JSON)
-		return compare_json(s, o, res, nr) ? 1 : 0;
-	bench_report(stdout, cc.fmt, o, res, nr);
-	if (cc.fmt == BENCH_TABLE) {
+	if (nr && cc.fmt == BENCH_JSON && compare_json(s, o, res, nr))
+		return 1;
+	if (nr && cc.fmt != BENCH_JSON)
+		bench_report(stdout, cc.fmt, o, res, nr);
+	if (nr && cc.fmt == BENCH_TABLE) {
 		compare_lkp(o, res, nr);
 		compare_verdicts(s, res, nr);
+	}
+	if (ret == BENCH_INTERRUPTED) {
+		bench_report_partial(stdout, cc.fmt, "compare", o, res, nr);
+		return intr_status();
 	}
 	return 0;
 }

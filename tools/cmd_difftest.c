@@ -70,7 +70,8 @@ static void difftest_usage(FILE *f)
 		fprintf(f, "      %-14s %s\n", a->name, a->what);
 	fprintf(f, "  -v, --verbose  a line per script, and the shrinker's progress\n\n"
 		   "Exit status: 0 no mismatch, 1 mismatches or a failed run (a --script\n"
-		   "with no call in it), 2 usage, 77 skipped (not root).\n");
+		   "with no call in it), 2 usage, 77 skipped (not root), 130 interrupted\n"
+		   "by Ctrl-C (143: SIGTERM; the counts so far are printed).\n");
 }
 
 static const char *default_tmpdir(void)
@@ -292,16 +293,24 @@ int cmd_difftest(int argc, char **argv)
 	t->uidopt = uidopt;
 	if (dc.print)
 		return difftest_print(&dc, desc);
+	intr_catch();
 	rc = difftest_setup(&dc, &pol, desc);
 	if (rc >= 0)
 		return rc;
 	t0 = time(NULL);
+	progress_init(&t->r.progress, "difftest");
 	rc = dc.script ? dt_session_file(t, dc.script) : dt_session_random(t, dc.seed, dc.lines);
 	if (rc < 0)
-		return 1;
+		return intr_pending() ? intr_status() : 1;
+	if (intr_pending())
+		printf("difftest: INTERRUPTED by %s: partial result: the scripts that ran to the "
+		       "end\n",
+		       intr_name());
 	printf("difftest: %llu script%s, %llu lines, %llu calls (%lu ran), %llu mismatch%s, "
 	       "%ld s\n",
 	       t->nscripts, t->nscripts == 1 ? "" : "s", t->gen_lines, t->gen_calls, t->executed,
 	       t->mismatches, t->mismatches == 1 ? "" : "es", (long)(time(NULL) - t0));
+	if (intr_pending())
+		return intr_status();
 	return rc ? 1 : t->mismatches ? 1 : 0;
 }

@@ -8,6 +8,7 @@
 
 #include "tools/cmd.h"
 #include "tools/fstest/fstest.h"
+#include "tools/interrupt.h"
 
 static void fstest_usage(FILE *f)
 {
@@ -64,5 +65,6 @@ int cmd_fstest(int argc, char **argv)
 	o.one_invocation = optind > 1 && !strcmp(argv[optind - 1], "--");
 	o.argc = argc - optind;
 	o.argv = argv + optind;
+	intr_catch();
 	return fstest_main(&o);
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tools/cmd.h"
+#include "tools/interrupt.h"
 #include "tools/replay/replay.h"
 #include "vfs/vfs.h"
 
@@ -267,6 +268,7 @@ int cmd_replay(int argc, char **argv)
 		so->tree = &tree;
 		so->res = &res;
 		so->label = slash ? slash + 1 : rc.file;
+		intr_catch();
 		ret = rp_stream_run(so, stdout);
 	}
 	rp_result_free(&disc);

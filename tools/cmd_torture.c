@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tools/cmd.h"
+#include "tools/interrupt.h"
 #include "tools/torture/torture.h"
 
 static void usage(FILE *f)
@@ -163,5 +164,6 @@ int cmd_torture(int argc, char **argv)
 		tt.ops = 20000;
 	if (!seeded)
 		tt.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+	intr_catch();
 	return torture_main(&tt);
 }

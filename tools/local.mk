@@ -17,6 +17,8 @@ noinst_LIBRARIES += %D%/libtools.a
 	%D%/bench/workloads.c \
 	%D%/cli.c \
 	%D%/cli.h \
+	%D%/interrupt.c \
+	%D%/interrupt.h \
 	%D%/cmd.h \
 	%D%/cmd_bench.c \
 	%D%/cmd_compare.c \

@@ -65,7 +65,13 @@ struct bench_result {
 	long last_error;
 };
 
-/* Run the sweep; results in out[], one per side and task count. 0 or -1. */
+/*
+ * Run the sweep; results in out[], one per side and task count. 0, -1, or
+ * BENCH_INTERRUPTED when a signal cut it short (tools/interrupt.h): out[]
+ * then holds the task counts measured so far, the last one over the rounds
+ * every side finished (nr_samples).
+ */
+#define BENCH_INTERRUPTED 1
 int bench_run(const struct bench_opts *o, struct bench_result *out, int *nr_out);
 
 /* BENCH_WIS: will-it-scale's runtest.py CSV of the one vfslab side. */
@@ -76,6 +82,13 @@ void bench_report(FILE *f, enum bench_format fmt, const struct bench_opts *o,
 json_t *bench_json(const struct bench_opts *o, const struct bench_result *r, int nr);
 /* ops/s as the table prints it: "1.23M", "4.5k", "678". */
 void bench_fmt_ops(char *buf, size_t n, double v);
+
+/*
+ * After an interrupted run: what the report holds, marked partial, under
+ * the table (fmt BENCH_TABLE) or on stderr (csv, json: stdout stays data).
+ */
+void bench_report_partial(FILE *out, enum bench_format fmt, const char *cmd,
+			  const struct bench_opts *o, const struct bench_result *r, int nr);
 
 /*
  * Plot ops/s against tasks, min-max bars, with gnuplot into file (.png or

@@ -17,6 +17,7 @@
 #include "tools/out/csv.h"
 #include "tools/out/json.h"
 #include "tools/cli.h"
+#include "tools/interrupt.h"
 
 /* The counters a reader of a result wants per operation. */
 static const enum vfs_event shown[] = {
@@ -411,4 +412,26 @@ int bench_plot(const char *file, const struct bench_opts *o, const struct bench_
 		return -1;
 	}
 	return 0;
+}
+
+void bench_report_partial(FILE *out, enum bench_format fmt, const char *cmd,
+			  const struct bench_opts *o, const struct bench_result *r, int nr)
+{
+	int counts = o->nr_sides ? nr / o->nr_sides : 0;
+	FILE *f = fmt == BENCH_TABLE ? out : stderr;
+
+	if (fmt == BENCH_TABLE)
+		fputc('\n', f);
+	else
+		fprintf(f, "vfslab %s: ", cmd);
+	if (!nr) {
+		fprintf(f, "INTERRUPTED by %s before a round was measured: no result\n",
+			intr_name());
+		return;
+	}
+	fprintf(f,
+		"INTERRUPTED by %s: partial result: %d of %d task count%s, the last over %d "
+		"of %d rounds\n",
+		intr_name(), counts, o->nr_tasks, o->nr_tasks > 1 ? "s" : "", r[nr - 1].nr_samples,
+		o->rounds);
 }

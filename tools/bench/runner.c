@@ -12,7 +12,6 @@
  * The kernel peer uses real threads or real forked processes.
  */
 #include <errno.h>
-#include <ftw.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -21,6 +20,7 @@
 #include <string.h>
 #include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -29,6 +29,7 @@
 
 #include "lib/atomic.h"
 #include "tools/bench/bench.h"
+#include "tools/interrupt.h"
 
 #define BATCH 16
 
@@ -81,14 +82,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
 }
 
 double bench_host_syscall_ns(void)
@@ -211,12 +204,6 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(path);
-}
-
 /* Wait for the side's tasks to stop (ctl->stop is set). */
 static void side_teardown_tasks(struct side_run *sr)
 {
@@ -242,7 +229,7 @@ static void side_teardown(struct side_run *sr)
 	if (sr->main.shared_fd >= 0 && sr->main.sys)
 		sr->main.sys->close(sr->main.ctx, sr->main.shared_fd);
 	if (sr->side->kernel && sr->base[0])
-		nftw(sr->base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		intr_scratch_rm(sr->base);
 	if (sr->main_task)
 		task_exit(sr->main_task);
 	if (sr->vfs && vfs_destroy(sr->vfs))
@@ -257,7 +244,8 @@ static void side_teardown(struct side_run *sr)
 static int side_setup(struct side_run *sr)
 {
 	char err[512];
-	long r;
+	sigset_t mask;
+	long r = 0;
 
 	sr->main.shared_fd = -1;
 	sr->counters = mmap(NULL, sizeof(struct counter) * sr->nr, PROT_READ | PROT_WRITE,
@@ -274,6 +262,7 @@ static int side_setup(struct side_run *sr)
 			sr->base[0] = '\0';
 			return r;
 		}
+		intr_scratch_add(sr->base);
 		sr->main.sys = &sys_ops_host;
 	} else {
 		struct vfs_config cfg = sr->side->cfg;
@@ -336,6 +325,8 @@ static int side_setup(struct side_run *sr)
 			if (pid < 0)
 				return -errno;
 			if (!pid) {
+				/* Killed by a second Ctrl-C, the runner takes its peers along. */
+				prctl(PR_SET_PDEATHSIG, SIGKILL);
 				pin(sr, i);
 				task_setup(sr, &sr->workers[i]);
 				task_body(sr, &sr->workers[i]);
@@ -345,13 +336,17 @@ static int side_setup(struct side_run *sr)
 		}
 		return 0;
 	}
-	for (int i = 0; i < sr->nr; i++) {
+	/* Ctrl-C goes to the main thread, which sleeps between samples. */
+	r = 0;
+	intr_block(&mask);
+	for (int i = 0; i < sr->nr && !r; i++) {
 		if (pthread_create(&sr->workers[i].thread, NULL, thread_main, &sr->workers[i])) {
 			sr->workers[i].thread = 0;
-			return -EAGAIN;
+			r = -EAGAIN;
 		}
 	}
-	return 0;
+	intr_restore(&mask);
+	return r;
 }
 
 static uint64_t side_iters(const struct side_run *sr)
@@ -400,6 +395,8 @@ static int wait_ready(struct side_run *runs, int nr_sides)
 			while (!(r = READ_ONCE(runs[s].counters[i].ready))) {
 				if (now() > deadline)
 					return -ETIMEDOUT;
+				if (intr_pending())
+					return -EINTR;
 				usleep(1000);
 			}
 			if (r < 0) {
@@ -420,7 +417,7 @@ static int run_one(const struct bench_opts *o, int nr, struct bench_result *res,
 	double ratios[BENCH_MAX_SIDES][BENCH_MAX_ROUNDS];
 	uint64_t ev[BENCH_MAX_SIDES][VFS_EV_NR] = { { 0 } };
 	uint64_t ops[BENCH_MAX_SIDES] = { 0 };
-	int err = 0;
+	int err = 0, done = 0;
 
 	/* One directory name, used by every side: mkdtemp picks it, then frees it. */
 	snprintf(base, sizeof(base), "%s/vfslab-bench.XXXXXX", o->tmpdir);
@@ -448,7 +445,7 @@ static int run_one(const struct bench_opts *o, int nr, struct bench_result *res,
 	}
 	if (!err)
 		err = wait_ready(runs, o->nr_sides);
-	for (int r = 0; !err && r <= o->rounds; r++) {
+	for (int r = 0; !err && r <= o->rounds && !intr_pending(); r++) {
 		for (int s = 0; s < o->nr_sides; s++) {
 			uint64_t e0[VFS_EV_NR], e1[VFS_EV_NR], i0, i1, s0[2], s1[2];
 			double t0, t1;
@@ -462,15 +459,15 @@ static int run_one(const struct bench_opts *o, int nr, struct bench_result *res,
 			s0[1] = side_score(&runs[s], 1);
 			t0 = now();
 			ctl_set(&ctl->active, s);
-			sleep_s(o->interval);
+			intr_sleep(o->interval);
 			ctl_set(&ctl->active, -1);
 			t1 = now();
 			i1 = side_iters(&runs[s]);
 			s1[0] = side_score(&runs[s], 0);
 			s1[1] = side_score(&runs[s], 1);
 			vfs_events_read(e1);
-			if (!r)
-				continue; /* warm-up */
+			if (!r || intr_pending())
+				continue; /* warm-up, or a round cut short */
 			res[s].samples[r - 1] = (i1 - i0) / (t1 - t0);
 			for (int k = 0; k < 2; k++)
 				res[s].score_samples[k][r - 1] = (s1[k] - s0[k]) / (t1 - t0);
@@ -478,7 +475,12 @@ static int run_one(const struct bench_opts *o, int nr, struct bench_result *res,
 			for (int k = 0; k < VFS_EV_NR; k++)
 				ev[s][k] += e1[k] - e0[k];
 		}
+		if (!intr_pending())
+			done = r;
 	}
+	/* Interrupted: the rounds every side finished are the result. */
+	if (!err && done < o->rounds)
+		err = done ? 0 : -EINTR;
 	if (o->progress)
 		fprintf(stderr, "\r%*s\r", 70, "");
 	WRITE_ONCE(ctl->stop, 1);
@@ -498,19 +500,19 @@ static int run_one(const struct bench_opts *o, int nr, struct bench_result *res,
 			continue;
 		br->side = s;
 		br->tasks = nr;
-		br->nr_samples = o->rounds;
-		br->median = median(br->samples, o->rounds);
+		br->nr_samples = done;
+		br->median = median(br->samples, done);
 		for (int k = 0; k < 2; k++)
-			br->score[k] = median(br->score_samples[k], o->rounds);
+			br->score[k] = median(br->score_samples[k], done);
 		br->min = br->max = br->samples[0];
-		for (int r = 0; r < o->rounds; r++) {
+		for (int r = 0; r < done; r++) {
 			br->min = fmin(br->min, br->samples[r]);
 			br->max = fmax(br->max, br->samples[r]);
 			ratios[s][r] = res[0].samples[r] ? br->samples[r] / res[0].samples[r] : 0;
 		}
 		br->ratio = res[0].median ? br->median / res[0].median : 0;
 		br->ratio_min = br->ratio_max = ratios[s][0];
-		for (int r = 0; r < o->rounds; r++) {
+		for (int r = 0; r < done; r++) {
 			br->ratio_min = fmin(br->ratio_min, ratios[s][r]);
 			br->ratio_max = fmax(br->ratio_max, ratios[s][r]);
 		}
@@ -540,12 +542,14 @@ int bench_run(const struct bench_opts *o, struct bench_result *out, int *nr_out)
 		entry_loops = (unsigned long)(o->entry_ns * bench_spin_per_ns());
 	*nr_out = 0;
 	vfs_thread_enter();
-	for (int k = 0; k < o->nr_tasks && !err; k++) {
+	for (int k = 0; k < o->nr_tasks && !err && !intr_pending(); k++) {
 		err = run_one(o, o->tasks[k], out + *nr_out, entry_loops, ctl, cpus, ncpus);
 		if (!err)
 			*nr_out += o->nr_sides;
 	}
 	vfs_thread_exit();
 	munmap(ctl, sizeof(*ctl));
+	if (intr_pending() && (!err || err == -EINTR))
+		return BENCH_INTERRUPTED;
 	return err ? -1 : 0;
 }

@@ -5,7 +5,6 @@
  * each dentry and inode costs in memory.
  */
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "tools/bench/bench.h"
+#include "tools/interrupt.h"
 
 #define PER_DIR 1000
 
@@ -37,14 +37,21 @@ static long rss_kib(void)
 	return rss * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-/* Build the tree through sys; returns seconds, or a negative errno. */
-static double build(const struct sys_ops *sys, void *ctx, const char *base, long n)
+/*
+ * Build the tree through sys until n files or a signal; *built gets how
+ * many were made. Returns seconds, or a negative errno.
+ */
+static double build(const struct sys_ops *sys, void *ctx, const char *base, long n, long *built,
+		    struct progress *p, const char *side)
 {
 	char path[512];
 	double t0 = now();
 	long r;
 
-	for (long i = 0; i < n; i++) {
+	*built = 0;
+	for (long i = 0; i < n && !intr_pending(); i++) {
+		if (i % 1024 == 0 && progress_due(p))
+			progress_print(p, "tree: %s, %ld of %ld files", side, i, n);
 		if (i % PER_DIR == 0) {
 			snprintf(path, sizeof(path), "%s/d%ld", base, i / PER_DIR);
 			r = sys->mkdir(ctx, path, 0755);
@@ -56,14 +63,40 @@ static double build(const struct sys_ops *sys, void *ctx, const char *base, long
 		if (r < 0)
 			return r;
 		sys->close(ctx, (int)r);
+		*built = i + 1;
 	}
 	return now() - t0;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* What was built: time, rate, memory per file; marked when a signal cut it short. */
+static void print_tree(long n, long done, double secs, const char *tmpdir, bool peer, long kdone,
+		       double ksecs, const struct vfs_cache_info *ci, int nc, long rss_kib)
 {
-	(void)st, (void)flag, (void)ftw;
-	return remove(path);
+	printf("tree of %ld files (%d per directory)\n", n, PER_DIR);
+	if (intr_pending()) {
+		printf("INTERRUPTED by %s: partial result: vfslab built %ld of the %ld files",
+		       intr_name(), done, n);
+		if (peer)
+			printf(", the kernel %ld", kdone);
+		printf("\n");
+	}
+	if (!done)
+		return;
+	printf("  vfslab: %.2f s, %.0f files/s\n", secs, done / secs);
+	if (kdone == n && done == n)
+		printf("  kernel (%s): %.2f s, %.0f files/s; vfslab is %.1fx faster\n", tmpdir,
+		       ksecs, n / ksecs, ksecs / secs);
+	else if (kdone)
+		printf("  kernel (%s): %ld files in %.2f s, %.0f files/s; vfslab is %.1fx faster\n",
+		       tmpdir, kdone, ksecs, kdone / ksecs, (done / secs) / (kdone / ksecs));
+	for (int i = 0; i < nc; i++)
+		printf("  %-18s %9ld objects x %4zu bytes = %7.1f MiB\n", ci[i].name, ci[i].in_use,
+		       ci[i].objsize, ci[i].in_use * ci[i].objsize / 1048576.0);
+	printf("  per file: dentry %zu bytes (the kernel's is 192), inode %zu bytes\n",
+	       ci[0].objsize, ci[1].objsize);
+	printf("  process RSS grew %.1f MiB: %.0f bytes per file, allocator overhead "
+	       "included\n",
+	       rss_kib / 1024.0, rss_kib * 1024.0 / done);
 }
 
 int bench_tree(long n, bool peer, const char *tmpdir)
@@ -71,8 +104,9 @@ int bench_tree(long n, bool peer, const char *tmpdir)
 	struct vfs_cache_info ci[4];
 	struct sys_vfs vctx = { 0 };
 	char err[256], base[512];
+	struct progress p;
 	struct vfs *vfs;
-	long rss0, rss1;
+	long rss0, rss1, done, kdone = 0;
 	double secs, ksecs = 0;
 	int nc;
 
@@ -85,38 +119,27 @@ int bench_tree(long n, bool peer, const char *tmpdir)
 		return -1;
 	}
 	sys_ops_vfslab.mkdir(&vctx, "/tree", 0755);
-	secs = build(&sys_ops_vfslab, &vctx, "/tree", n);
+	progress_init(&p, "bench");
+	secs = build(&sys_ops_vfslab, &vctx, "/tree", n, &done, &p, "vfslab");
 	rss1 = rss_kib();
 	vfs_rcu_barrier();
 	nc = vfs_inspect_caches(vfs, ci, 4, NULL);
-	if (peer && secs >= 0) {
+	if (peer && secs >= 0 && !intr_pending()) {
 		snprintf(base, sizeof(base), "%s/vfslab-tree.XXXXXX", tmpdir);
-		if (!mkdtemp(base)) {
+		if (!intr_mkdtemp(base)) {
 			fprintf(stderr, "vfslab bench: %s: %s\n", base, strerror(errno));
-			peer = false;
 		} else {
-			ksecs = build(&sys_ops_host, NULL, base, n);
-			nftw(base, rm_entry, 64, FTW_DEPTH | FTW_PHYS);
+			ksecs = build(&sys_ops_host, NULL, base, n, &kdone, &p, "kernel");
+			if (ksecs < 0)
+				kdone = 0;
+			intr_scratch_rm(base);
 		}
 	}
 	if (secs < 0) {
 		fprintf(stderr, "vfslab bench: building the tree failed: %s\n",
 			strerror((int)-secs));
 	} else {
-		printf("tree of %ld files (%d per directory)\n", n, PER_DIR);
-		printf("  vfslab: %.2f s, %.0f files/s\n", secs, n / secs);
-		if (peer && ksecs > 0)
-			printf("  kernel (%s): %.2f s, %.0f files/s; vfslab is %.1fx faster\n",
-			       tmpdir, ksecs, n / ksecs, ksecs / secs);
-		for (int i = 0; i < nc; i++)
-			printf("  %-18s %9ld objects x %4zu bytes = %7.1f MiB\n", ci[i].name,
-			       ci[i].in_use, ci[i].objsize,
-			       ci[i].in_use * ci[i].objsize / 1048576.0);
-		printf("  per file: dentry %zu bytes (the kernel's is 192), inode %zu bytes\n",
-		       ci[0].objsize, ci[1].objsize);
-		printf("  process RSS grew %.1f MiB: %.0f bytes per file, allocator overhead "
-		       "included\n",
-		       (rss1 - rss0) / 1024.0, (rss1 - rss0) * 1024.0 / n);
+		print_tree(n, done, secs, tmpdir, peer, kdone, ksecs, ci, nc, rss1 - rss0);
 	}
 	task_exit(vctx.task);
 	vfs_destroy(vfs);

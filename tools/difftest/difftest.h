@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tools/interrupt.h"
 #include "vfs/vfs.h"
 
 /* The longest line the generator writes (long names use {N*X}). */
@@ -153,6 +154,7 @@ struct dt_runner {
 	const char *tmpdir; /* where the host side's scratch directories go */
 	unsigned int timeout; /* seconds for one vfslab run; host lines: 10 s each */
 	unsigned long runs; /* scripts run on both sides so far */
+	struct progress progress; /* off unless progress_init() */
 };
 
 /*
@@ -186,7 +188,8 @@ void dt_diff_free(struct dt_diff *d);
  * Shrink @s, whose line @d->line shows @d, to a script whose last line
  * shows the same difference and whose other lines are each needed for it:
  * delta debugging over the lines before it, then over the calls of each
- * line. Runs both sides every time. @out gets the result.
+ * line. Runs both sides every time. @out gets the result, the shortest so
+ * far if a signal stops it (intr_pending()).
  * Returns 0, or -1 if the host side failed.
  */
 int dt_shrink(struct dt_runner *r, const struct dt_script *s, const struct dt_diff *d,

@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -359,15 +358,6 @@ static int run_vfs(const struct dt_runner *r, char *const *lines, size_t n, stru
 
 /* ---- the host side ---- */
 
-static int rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st;
-	(void)type;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 static int run_host(const struct dt_runner *r, char *const *lines, size_t n, struct dt_side *side)
 {
 	char dir[PATH_MAX];
@@ -377,7 +367,7 @@ static int run_host(const struct dt_runner *r, char *const *lines, size_t n, str
 	memset(side, 0, sizeof(*side));
 	side->fail_line = -1;
 	snprintf(dir, sizeof(dir), "%s/vfslab-difftest.XXXXXX", r->tmpdir);
-	if (!mkdtemp(dir)) {
+	if (!intr_mkdtemp(dir)) {
 		fprintf(stderr, "vfslab difftest: mkdtemp %s: %s\n", dir, strerror(errno));
 		return -1;
 	}
@@ -412,7 +402,7 @@ out:
 			rc = -1;
 		close(back);
 	}
-	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	intr_scratch_rm(dir);
 	return rc;
 }
 

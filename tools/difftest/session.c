@@ -142,12 +142,14 @@ static int report(struct dt_session *t, const struct dt_script *s, const char *n
 		dt_script_free(&small);
 		return -1;
 	}
-	printf("reproducer (%zu lines, %lu runs to shrink; the %s differs):\n", small.n,
-	       t->r.runs - runs, d->at_end ? "teardown" : "last line");
+	printf("reproducer (%zu lines, %lu runs to shrink; the %s differs%s):\n", small.n,
+	       t->r.runs - runs, d->at_end ? "teardown" : "last line",
+	       intr_pending() ? "; shrinking INTERRUPTED, not minimal" : "");
 	printf("----8<----\n");
 	dt_script_print(&small, stdout, "");
 	printf("----8<----\n");
-	show_diff(&t->r, &small);
+	if (!intr_pending())
+		show_diff(&t->r, &small);
 	if (t->out_file) {
 		FILE *f = fopen(t->out_file, "w");
 
@@ -165,7 +167,10 @@ static int report(struct dt_session *t, const struct dt_script *s, const char *n
 	return 0;
 }
 
-/* Run @s on both sides; 1 if they differ, 0 if not, -1 on trouble. */
+/*
+ * Run @s on both sides; 1 if they differ, 0 if not, -1 on trouble, 2 if a
+ * signal came while it ran (the children may have seen it: no verdict).
+ */
 static int check_script(struct dt_session *t, const struct dt_script *s, const char *name)
 {
 	struct dt_side vfs, host;
@@ -174,6 +179,11 @@ static int check_script(struct dt_session *t, const struct dt_script *s, const c
 
 	if (dt_run(&t->r, s->lines, s->n, &vfs, &host))
 		return -1;
+	if (intr_pending()) {
+		dt_side_free(&vfs);
+		dt_side_free(&host);
+		return 2;
+	}
 	/* Each call that ran printed one line on the host side. */
 	for (size_t i = 0; i < host.n; i++)
 		for (const char *p = host.out[i]; (p = strchr(p, '\n')); p++)
@@ -218,7 +228,9 @@ int dt_session_file(struct dt_session *t, const char *file)
 	t->gen_lines = s.n;
 	t->nscripts = 1;
 	c = check_script(t, &s, file);
-	t->mismatches += c > 0;
+	if (c == 2) /* interrupted: nothing compared */
+		t->nscripts = t->gen_lines = t->gen_calls = 0;
+	t->mismatches += c == 1;
 	dt_script_free(&s);
 	return c < 0 ? -1 : 0;
 }
@@ -245,6 +257,12 @@ int dt_session_random(struct dt_session *t, unsigned long long seed, unsigned lo
 
 		if (calls ? t->executed >= calls : k >= scripts)
 			break;
+		if (intr_pending())
+			break;
+		if (progress_due(&t->r.progress))
+			progress_print(&t->r.progress,
+				       "%llu scripts, %lu calls ran, %llu mismatch%s", t->nscripts,
+				       t->executed, t->mismatches, t->mismatches == 1 ? "" : "es");
 		if (dt_generate(&s, seed + k, lines, t->pol)) {
 			cli_error("difftest", "out of memory");
 			rc = 1;
@@ -256,6 +274,10 @@ int dt_session_random(struct dt_session *t, unsigned long long seed, unsigned lo
 		snprintf(name, sizeof(name), "seed %llu (--seed %llu --lines %llu%s%s%s)", seed + k,
 			 seed + k, lines, *t->avoids ? " --avoid " : "", t->avoids, t->uidopt);
 		c = check_script(t, &s, name);
+		if (c == 2) {
+			dt_script_free(&s);
+			break;
+		}
 		t->nscripts++;
 		t->gen_calls += sc;
 		t->gen_lines += s.n;

@@ -51,8 +51,11 @@ static bool interesting(struct shrink *sh, char **v, size_t n)
 	size_t all = sh->npin + n;
 	char **lines;
 
-	if (!n || sh->host_failed || sh->tests >= SHRINK_MAX_TESTS)
+	if (!n || sh->host_failed || sh->tests >= SHRINK_MAX_TESTS || intr_pending())
 		return false;
+	if (progress_due(&sh->r->progress))
+		progress_print(&sh->r->progress, "shrinking: %lu runs, %zu lines now", sh->tests,
+			       all);
 	lines = malloc(all * sizeof(*lines));
 	if (!lines)
 		return false;
@@ -66,7 +69,9 @@ static bool interesting(struct shrink *sh, char **v, size_t n)
 	}
 	free(lines);
 	dt_compare(&vfs, &host, all, &d);
-	if (d.line >= 0 && d.vfs_failed == w->vfs_failed && d.at_end == w->at_end) {
+	/* The children may have seen the signal too: an answer to distrust. */
+	if (d.line >= 0 && !intr_pending() && d.vfs_failed == w->vfs_failed &&
+	    d.at_end == w->at_end) {
 		if (w->vfs_failed)
 			yes = same_fail(d.vfs, w->vfs) && (w->at_end || (size_t)d.line == all - 1);
 		else

@@ -8,6 +8,7 @@
 #include "tools/cmd.h"
 #include "tools/fstest/fstest.h"
 #include "tools/fstest/vfs.h"
+#include "tools/interrupt.h"
 #include "vfs/vfs.h"
 
 /* Every script in turn (stdin without one); the lines that got a diagnostic. */
@@ -20,7 +21,7 @@ static int run_inputs(const struct fstest_opts *o, const struct fstest_backend *
 		return fstest_run_argv(be, ctx, o->argc, o->argv, stdout, stderr);
 	if (!o->argc)
 		return fstest_run(be, ctx, stdin, stdout, stderr, "<stdin>");
-	for (int i = 0; i < o->argc; i++) {
+	for (int i = 0; i < o->argc && !intr_pending(); i++) {
 		FILE *in = fopen(o->argv[i], "r");
 
 		if (!in) {
@@ -49,6 +50,8 @@ int fstest_main(const struct fstest_opts *o)
 		bad = run_inputs(o, &fstest_host_backend, &h, &ret);
 		fflush(stdout);
 		fstest_host_fini(&h);
+		if (intr_pending())
+			return intr_status();
 		return bad ? 1 : ret;
 	}
 	if (cli_config("fstest", o->variant, &cfg))
@@ -66,5 +69,7 @@ int fstest_main(const struct fstest_opts *o)
 	fstest_vfs_fini(&fv);
 	if (cli_vfs_destroy("fstest", vfs))
 		ret = 1;
+	if (intr_pending())
+		return intr_status();
 	return bad ? 1 : ret;
 }

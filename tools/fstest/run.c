@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "tools/fstest/engine.h"
+#include "tools/interrupt.h"
 
 /* What a forked child can hand back per line. */
 #define CHILD_OUT_SIZE (4U << 20)
@@ -267,11 +268,18 @@ int fstest_run(const struct fstest_backend *be, void *ctx, FILE *in, FILE *out, 
 	unsigned long lineno = 0;
 	int bad = 0;
 
-	while (getline(&line, &cap, in) >= 0) {
+	while (!intr_pending() && getline(&line, &cap, in) >= 0) {
 		lineno++;
 		bad += fstest_run_line(be, ctx, line, out, err, name, lineno);
 	}
 	free(line);
+	if (intr_pending()) {
+		fflush(out);
+		fprintf(err,
+			"%s: INTERRUPTED by %s after line %lu: the lines after it did not run\n",
+			name, intr_name(), lineno);
+		return bad;
+	}
 	if (ferror(in)) {
 		fstest_report(err, name, lineno + 1, "read error");
 		return -1;

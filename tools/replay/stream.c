@@ -30,6 +30,7 @@
 
 #include "tools/bench/bench.h"
 #include "tools/cmd.h"
+#include "tools/interrupt.h"
 #include "tools/replay/replay.h"
 #include "tools/sys/sys.h"
 
@@ -360,9 +361,13 @@ int rp_stream_run(const struct rp_stream_opts *o, FILE *out)
 		ret = 1;
 		goto out;
 	}
-	if (bench_run(&bo, res, &nr)) {
+	ret = bench_run(&bo, res, &nr);
+	if (ret < 0) {
 		cli_error("replay", "the run failed");
 		ret = 1;
+	} else if (!nr) {
+		bench_report_partial(out, (enum bench_format)o->format, "replay", &bo, res, nr);
+		ret = intr_status();
 	} else {
 		bench_report(out, (enum bench_format)o->format, &bo, res, nr);
 		if (o->format == BENCH_TABLE) {
@@ -387,6 +392,11 @@ int rp_stream_run(const struct rp_stream_opts *o, FILE *out)
 		for (int i = 0; i < nr; i++)
 			if (!(res[i].median > 0))
 				ret = 1;
+		if (intr_pending()) {
+			bench_report_partial(out, (enum bench_format)o->format, "replay", &bo, res,
+					     nr);
+			ret = intr_status();
+		}
 	}
 	munmap(G.slots, slots_len);
 out:

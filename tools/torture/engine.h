@@ -49,6 +49,7 @@
 #include <unistd.h>
 
 #include "tools/cmd.h"
+#include "tools/interrupt.h"
 #include "tools/sys/names.h"
 #include "tools/sys/sys.h"
 #include "tools/torture/torture.h"
@@ -168,6 +169,7 @@ struct shared {
 	unsigned long started[MAX_THREADS]; /* ops started per thread */
 	long replay_pos; /* the op a replay is in */
 	int claimed, result;
+	int interrupted; /* the supervisor caught a signal: the workers stop */
 	struct failure fail;
 };
 
@@ -250,6 +252,8 @@ struct sup {
 	struct shared *shm;
 	char *errtext; /* the last child's stderr */
 	size_t errlen;
+	struct progress progress;
+	char doing[128]; /* what a progress line says the replays are for */
 };
 
 typedef int (*child_fn)(const void *arg, struct shared *shm);
@@ -296,6 +300,7 @@ void torture_rss_summary(const struct rss_sampler *s);
 
 void torture_print_threaded_op(const struct torture *tt, unsigned int thread, unsigned long index,
 			       const char *what);
+/* Replay and shrink a failure; 1, or 2 if a signal stopped it (intr_pending()). */
 int torture_shrink(struct sup *s, const struct failure *orig, const unsigned long *counts);
 unsigned int torture_tree_every(size_t n);
 
@@ -304,6 +309,7 @@ unsigned int torture_tree_every(size_t n);
 void torture_echo_stderr(const struct sup *s);
 unsigned long torture_progress(const struct sup *s);
 int torture_replay_child(const void *arg, struct shared *shm);
+/* 0 passed, 1 failed (*f), 2 stopped by a signal (intr_pending()). */
 int torture_run_child(struct sup *s, child_fn fn, const void *arg, bool quiet, struct failure *f);
 int torture_threaded_child(const void *arg, struct shared *shm);
 

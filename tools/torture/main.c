@@ -45,6 +45,7 @@ int torture_main(struct torture *tt)
 		perror("vfslab torture: mmap");
 		return 2;
 	}
+	progress_init(&s.progress, "torture");
 	vfs_config_describe(&tt->cfg, desc, sizeof(desc));
 	printf("vfslab torture: seed %" PRIu64 ", %u tasks, ", tt->seed, tt->ntasks);
 	if (tt->ops)
@@ -55,11 +56,27 @@ int torture_main(struct torture *tt)
 
 	rc = torture_run_child(&s, torture_threaded_child, tt, false, &f);
 	torture_echo_stderr(&s);
-	if (!rc) {
-		printf("PASS (seed %" PRIu64 ")\n", tt->seed);
+	if (rc == 2) {
+		printf("INTERRUPTED by %s (seed %" PRIu64 "): the run did not stop and was "
+		       "killed; ops started per task:",
+		       intr_name(), tt->seed);
+		for (unsigned int k = 0; k < tt->ntasks; k++)
+			printf(" T%u %lu", k, s.shm->started[k]);
+		printf("\n");
 		munmap(s.shm, sizeof(*s.shm));
 		free(s.errtext);
-		return 0;
+		return intr_status();
+	}
+	if (!rc) {
+		if (intr_pending())
+			printf("INTERRUPTED by %s (seed %" PRIu64 "): partial run, the ops above "
+			       "passed every check\n",
+			       intr_name(), tt->seed);
+		else
+			printf("PASS (seed %" PRIu64 ")\n", tt->seed);
+		munmap(s.shm, sizeof(*s.shm));
+		free(s.errtext);
+		return intr_pending() ? intr_status() : 0;
 	}
 	for (unsigned int k = 0; k < tt->ntasks; k++)
 		counts[k] = s.shm->started[k];
@@ -74,7 +91,13 @@ int torture_main(struct torture *tt)
 	for (unsigned int k = 0; k < tt->ntasks; k++)
 		printf(" T%u %lu", k, counts[k]);
 	printf("\n");
-	rc = torture_shrink(&s, &f, counts);
+	rc = intr_pending() ? 2 : torture_shrink(&s, &f, counts);
+	if (rc == 2) {
+		printf("INTERRUPTED by %s (seed %" PRIu64
+		       "): shrinking the failure above did not finish\n",
+		       intr_name(), tt->seed);
+		rc = intr_status();
+	}
 	munmap(s.shm, sizeof(*s.shm));
 	free(s.errtext);
 	return rc;

@@ -82,11 +82,15 @@ static size_t ddmin(struct sup *s, struct op *list, size_t n, size_t keep,
 		return n;
 	/* list[0..keep) stays: the init task and the fds 0-2 `vfslab shell` also has. */
 	memcpy(cand, list, keep * sizeof(*cand));
-	while (n >= keep + 2 && torture_now() < deadline) {
+	while (n >= keep + 2 && torture_now() < deadline && !intr_pending()) {
 		size_t len = n - keep, chunk = (len + parts - 1) / parts;
 		bool reduced = false;
 
-		for (size_t i = 0; i < parts && i * chunk < len && torture_now() < deadline; i++) {
+		snprintf(s->doing, sizeof(s->doing), "shrinking, %zu ops left after %lu replays", n,
+			 *replays);
+		for (size_t i = 0;
+		     i < parts && i * chunk < len && torture_now() < deadline && !intr_pending();
+		     i++) {
 			size_t lo = keep + i * chunk, hi = lo + chunk < n ? lo + chunk : n,
 			       m = keep;
 
@@ -127,6 +131,7 @@ int torture_shrink(struct sup *s, const struct failure *orig, const unsigned lon
 	struct failure f;
 	struct op *list;
 	size_t n, full, nsetup = 0;
+	int rc;
 
 	for (unsigned int k = 0; k < tt->ntasks; k++)
 		total += counts[k];
@@ -141,8 +146,11 @@ int torture_shrink(struct sup *s, const struct failure *orig, const unsigned lon
 		       torture_order_names[order]);
 		rp = (struct replay){ tt,    NULL, counts, order, full, torture_tree_every(full),
 				      false, true };
-		if (torture_run_child(s, torture_replay_child, &rp, true, &f) &&
-		    same_failure(&f, orig))
+		snprintf(s->doing, sizeof(s->doing), "replaying %lu ops single-threaded", total);
+		rc = torture_run_child(s, torture_replay_child, &rp, true, &f);
+		if (rc == 2)
+			return 2;
+		if (rc && same_failure(&f, orig))
 			break;
 		if (f.kind)
 			print_failure("  not reproduced; the replay failed differently", &f);
@@ -175,6 +183,13 @@ int torture_shrink(struct sup *s, const struct failure *orig, const unsigned lon
 	if (tt->shrink)
 		n = ddmin(s, list, n, n > SETUP_PINNED ? SETUP_PINNED : 0, &f, &replays,
 			  t0 + tt->shrink_seconds);
+	if (intr_pending()) {
+		printf("shrinking stopped: the shortest failing list so far has %zu ops of %zu, "
+		       "after %lu replays in %.1f s\n",
+		       n, full, replays, torture_now() - t0);
+		free(list);
+		return 2;
+	}
 	for (size_t i = 0; i < n; i++) {
 		one_task &= list[i].thread == 0;
 		nsetup += list[i].kind == OP_INIT || list[i].kind == OP_SPAWN ||
@@ -189,9 +204,14 @@ int torture_shrink(struct sup *s, const struct failure *orig, const unsigned lon
 	       one_task ? " (one task: the lines run as they are in `vfslab shell`" : "",
 	       one_task && tt->variant ? " --variant " : "",
 	       one_task && tt->variant ? tt->variant : "", one_task ? ")" : "");
-	if (replay_list(s, list, n, 1, true, true, &f) && (f.kind == FK_CRASH || f.kind == FK_HANG))
+	rc = replay_list(s, list, n, 1, true, true, &f);
+	if (rc == 1 && (f.kind == FK_CRASH || f.kind == FK_HANG))
 		printf("<-- %s\n", f.kind == FK_CRASH ? "CRASHES" : "HANGS");
 	torture_echo_stderr(s);
+	if (rc == 2) {
+		free(list);
+		return 2;
+	}
 	print_failure("it fails with", &f);
 	free(list);
 	return 1;

@@ -3,6 +3,8 @@
  * The supervisor: every run and replay happens in a forked child that
  * reports through a shared mapping, so a crash or a hang is a result.
  */
+#include <sys/prctl.h>
+
 #include "tools/torture/engine.h"
 
 const char *const torture_fkind_names[] = {
@@ -65,8 +67,29 @@ unsigned long torture_progress(const struct sup *s)
 	return p;
 }
 
+/* Seconds an interrupted run has to stop and report before it is killed. */
+#define INTR_GRACE 5
+
+/* Ctrl-C: the threaded run stops where it is and reports; a replay is killed. */
+static void interrupt_child(struct sup *s, child_fn fn, pid_t pid)
+{
+	__atomic_store_n(&s->shm->interrupted, 1, __ATOMIC_RELAXED);
+	if (fn != torture_threaded_child)
+		kill(pid, SIGKILL);
+}
+
+static void print_progress(struct sup *s, child_fn fn, unsigned long p)
+{
+	if (fn == torture_threaded_child)
+		progress_print(&s->progress, "%lu ops", p);
+	else
+		progress_print(&s->progress, "%s: at op %lu of a replay", s->doing, p);
+}
+
 /*
- * Run fn in a child; 0 if it passed, 1 with *f filled if it failed. quiet
+ * Run fn in a child; 0 if it passed, 1 with *f filled if it failed, 2 if
+ * a signal stopped a replay, or a run that did not stop in INTR_GRACE
+ * seconds. quiet
  * sends the child's stdout to /dev/null; its stderr is kept in s->errtext
  * (torture_echo_stderr() shows it).
  */
@@ -74,8 +97,8 @@ int torture_run_child(struct sup *s, child_fn fn, const void *arg, bool quiet, s
 {
 	int errfd = memfd_create("vfslab-torture-stderr", 0), status = 0;
 	unsigned long last = 0, p;
-	double changed = torture_now();
-	bool hung = false;
+	double changed = torture_now(), interrupted = 0;
+	bool hung = false, killed = false;
 	unsigned int polls = 0;
 	/* A single-threaded replay that stalls this long is stuck for good. */
 	double hang = fn == torture_replay_child && s->tt->hang_seconds > 15 ? 15 :
@@ -96,6 +119,8 @@ int torture_run_child(struct sup *s, child_fn fn, const void *arg, bool quiet, s
 		struct rlimit nocore = { 0, 0 };
 
 		setrlimit(RLIMIT_CORE, &nocore);
+		/* A supervisor killed by a second Ctrl-C takes its run along. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (quiet) {
 			int null = open("/dev/null", O_WRONLY);
 
@@ -114,7 +139,18 @@ int torture_run_child(struct sup *s, child_fn fn, const void *arg, bool quiet, s
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			break;
 		polls++;
+		if (intr_pending() && !interrupted) {
+			interrupted = torture_now();
+			interrupt_child(s, fn, pid);
+		} else if (interrupted && torture_now() - interrupted > INTR_GRACE) {
+			kill(pid, SIGKILL); /* a deadlock, or --fail-on's :hang */
+			waitpid(pid, &status, 0);
+			killed = true;
+			break;
+		}
 		p = torture_progress(s);
+		if (progress_due(&s->progress))
+			print_progress(s, fn, p);
 		if (p != last) {
 			last = p;
 			changed = torture_now();
@@ -138,6 +174,8 @@ int torture_run_child(struct sup *s, child_fn fn, const void *arg, bool quiet, s
 		close(errfd);
 	}
 	memset(f, 0, sizeof(*f));
+	if (interrupted && (killed || fn != torture_threaded_child))
+		return 2;
 	if (__atomic_load_n(&s->shm->result, __ATOMIC_ACQUIRE) == RES_FAIL) {
 		*f = s->shm->fail;
 		return 1;

@@ -100,6 +100,8 @@ static void *worker_main(void *arg)
 			break;
 		if (r->deadline && !(w->done & 63) && torture_now() >= r->deadline)
 			break;
+		if (__atomic_load_n(&r->shm->interrupted, __ATOMIC_RELAXED) || intr_pending())
+			break;
 		torture_gen_op(&w->rng, w->id, &op);
 		__atomic_store_n(&r->shm->started[w->id], w->done + 1, __ATOMIC_RELAXED);
 		if (torture_exec_op(r, &op, (long)w->done, &ret, &slot))
