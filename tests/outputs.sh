@@ -1,14 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# What other tools read: jq every JSON, Python's csv module every CSV, and
-# will-it-scale's plotting script's reader (postprocess.py: csv.reader,
-# excel dialect; plot.js: columns 0-5) the --format wis CSV, all from runs
-# whose kernel side sits in a directory named with a comma, a double quote,
-# a newline and a byte that is not UTF-8. Kernel rows leave the VFS
-# counters they never measured null (JSON) or empty (CSV), as every row
-# does a score its workload does not keep; compare's JSON
-# carries the scenario, the published figure and a verdict, its table
-# LKP's shape, and one round never claims "every paired round".
+# What other tools read: jq every JSON and Python's csv module every CSV
+# (bench, replay, compare, sim), will-it-scale's plotting script's reader
+# (postprocess.py: csv.reader, excel dialect; plot.js: columns 0-5) the
+# --format wis CSV, all from runs whose kernel side sits in a directory
+# named with a comma, a double quote, a newline and a byte that is not
+# UTF-8. Kernel rows leave the VFS counters they never measured null (JSON)
+# or empty (CSV), as every row does a score its workload does not keep;
+# compare's JSON carries the scenario, the published figure and a verdict,
+# its table LKP's shape, and one round never claims "every paired round".
 set -u
 vfslab=${top_builddir:-.}/tools/vfslab
 for t in jq python3; do
@@ -100,6 +100,17 @@ if "$vfslab" bench stat1 --format wis --variant dentry=v6.7 --variant dentry=v6.
 	bad "wis with two variants: exit 0"
 else
 	grep -q 'wis' "$work/err" && ok "wis refuses two variants" || bad "wis error: $(cat "$work/err")"
+fi
+
+# replay: the same report; its kernel side chroots, so needs root.
+if [ "$(id -u)" -eq 0 ]; then
+	for f in csv json; do
+		"$vfslab" replay "${srcdir:-.}/tests/replay/cp.log" --seconds 0.1 --peer kernel \
+			--tmpdir "$dir" --format $f >"$work/r.$f" 2>/dev/null &&
+			check_$f "$work/r.$f" && ok "replay $f" || bad "replay $f"
+	done
+else
+	ok "replay: its kernel side needs root"
 fi
 
 # compare: JSON (the bench document plus scenario and verdicts) and CSV.
