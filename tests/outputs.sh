@@ -83,82 +83,108 @@ assert abs(float(rows[3][5]) - 2 * float(rows[2][5])) <= 1, rows
 EOF
 }
 
-# shellcheck disable=SC2086
-"$vfslab" bench stat1 --tasks 1,2 $short --tmpdir "$dir" --format csv >"$work/b.csv" &&
-	check_csv "$work/b.csv" && ok "bench csv" || bad "bench csv"
-# shellcheck disable=SC2086
-"$vfslab" bench stat1 --tasks 1,2 $short --tmpdir "$dir" --format json >"$work/b.json" &&
-	check_json "$work/b.json" && ok "bench json" || bad "bench json"
-for m in threads processes; do
+# try NAME COMMAND...: PASS or FAIL by the command's status.
+try() {
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else bad "$name"; fi
+}
+
+# bench FORMAT [ARGS]: stat1's run in FORMAT into $work/b.FORMAT.
+bench() {
+	f=$1
+	shift
 	# shellcheck disable=SC2086
-	"$vfslab" bench fstat1 --tasks 1,2 $short --mode $m --tmpdir "$dir" --format wis \
-		>"$work/b.wis" && check_wis "$work/b.wis" $m && ok "bench wis, $m" ||
-		bad "bench wis, $m"
-done
-if "$vfslab" bench stat1 --format wis --variant dentry=v6.7 --variant dentry=v6.11 \
-	>/dev/null 2>"$work/err"; then
-	bad "wis with two variants: exit 0"
-else
-	grep -q 'wis' "$work/err" && ok "wis refuses two variants" || bad "wis error: $(cat "$work/err")"
-fi
+	"$vfslab" bench stat1 --tasks 1,2 $short --tmpdir "$dir" --format "$f" "$@" >"$work/b.$f"
+}
+bench_csv() { bench csv && check_csv "$work/b.csv"; }
+bench_json() { bench json && check_json "$work/b.json"; }
+bench_wis() { bench wis --mode "$1" && check_wis "$work/b.wis" "$1"; }
+try "bench csv" bench_csv
+try "bench json" bench_json
+try "bench wis, threads" bench_wis threads
+try "bench wis, processes" bench_wis processes
+wis_two() {
+	! "$vfslab" bench stat1 --format wis --variant dentry=v6.7 --variant dentry=v6.11 \
+		>/dev/null 2>"$work/err" && grep -q 'wis' "$work/err"
+}
+try "wis refuses two variants" wis_two
 
 # replay: the same report; its kernel side chroots, so needs root.
+replay() {
+	"$vfslab" replay "${srcdir:-.}/tests/replay/cp.log" --seconds 0.1 --peer kernel \
+		--tmpdir "$dir" --format "$1" >"$work/r.$1" 2>/dev/null && "check_$1" "$work/r.$1"
+}
 if [ "$(id -u)" -eq 0 ]; then
-	for f in csv json; do
-		"$vfslab" replay "${srcdir:-.}/tests/replay/cp.log" --seconds 0.1 --peer kernel \
-			--tmpdir "$dir" --format $f >"$work/r.$f" 2>/dev/null &&
-			check_$f "$work/r.$f" && ok "replay $f" || bad "replay $f"
-	done
+	try "replay csv" replay csv
+	try "replay json" replay json
 else
 	ok "replay: its kernel side needs root"
 fi
 
 # compare: JSON (the bench document plus scenario and verdicts) and CSV.
-# shellcheck disable=SC2086
-"$vfslab" compare d_lockref --tasks 1 $short --peer kernel --format json >"$work/c.json"
-jq -e '.scenario.name == "d_lockref" and (.scenario.published_ratio | type) == "number" and
-	(.scenario.published_cpus | type) == "number" and (.verdicts | length) == 1 and
-	(.verdicts[0].verdict | type) == "string" and .verdicts[0].rounds == 2 and
-	([.results[] | select(.kernel) | .events_per_op[]] | all(. == null))' "$work/c.json" \
-	>/dev/null && ok "compare json" || bad "compare json: $(head -c 300 "$work/c.json")"
-# shellcheck disable=SC2086
-"$vfslab" compare d_lockref --tasks 1 $short --peer kernel --format csv >"$work/c.csv" &&
-	python3 -c 'import csv, sys; r = list(csv.reader(open(sys.argv[1], newline="")));
-assert len(r) == 4 and all(len(x) == len(r[0]) for x in r)' "$work/c.csv" &&
-	ok "compare csv" || bad "compare csv"
+compare_json() {
+	# shellcheck disable=SC2086
+	"$vfslab" compare d_lockref --tasks 1 $short --peer kernel --format json >"$work/c.json" &&
+		jq -e '.scenario.name == "d_lockref" and
+			(.scenario.published_ratio | type) == "number" and
+			(.scenario.published_cpus | type) == "number" and (.verdicts | length) == 1 and
+			(.verdicts[0].verdict | type) == "string" and .verdicts[0].rounds == 2 and
+			([.results[] | select(.kernel) | .events_per_op[]] | all(. == null))' \
+			"$work/c.json" >/dev/null
+}
+try "compare json" compare_json
+# CSV with ROWS records of equal length in FILE.
+csv_rows() {
+	python3 -c 'import csv, sys; r = list(csv.reader(open(sys.argv[1], newline="")))
+assert len(r) == int(sys.argv[2]) and all(len(x) == len(r[0]) for x in r)' "$2" "$1"
+}
+compare_csv() {
+	# shellcheck disable=SC2086
+	"$vfslab" compare d_lockref --tasks 1 $short --peer kernel --format csv >"$work/c.csv" &&
+		csv_rows 4 "$work/c.csv"
+}
+try "compare csv" compare_csv
 
 # compare's table: LKP's block, and no "every paired round" from one round.
-"$vfslab" compare d_lockref --tasks 1 --rounds 1 --interval 0.05 >"$work/c1" || bad "compare exit"
-if grep -q 'every paired round' "$work/c1"; then
-	bad "one round claims every paired round: $(grep 'here,' "$work/c1")"
-else
-	grep -q 'one round' "$work/c1" && ok "one round says so" || bad "one round: $(cat "$work/c1")"
-fi
-# shellcheck disable=SC2086
-"$vfslab" compare d_lockref --tasks 1,2 $short >"$work/c2" || bad "compare exit"
-grep -q '%stddev *%change *%stddev' "$work/c2" &&
-	grep -Eq '^ *[0-9]+ ± *[0-9]+% +[-+][0-9.]+% +[0-9]+ ± *[0-9]+%  stat2\.ops_per_sec\.2_processes$' \
-		"$work/c2" && ok "compare LKP shape" || bad "compare LKP shape: $(cat "$work/c2")"
+one_round() {
+	"$vfslab" compare d_lockref --tasks 1 --rounds 1 --interval 0.05 >"$work/c1" &&
+		! grep -q 'every paired round' "$work/c1" && grep -q 'one round' "$work/c1"
+}
+try "one round says so" one_round
+lkp() {
+	# shellcheck disable=SC2086
+	"$vfslab" compare d_lockref --tasks 1,2 $short >"$work/c2" &&
+		grep -q '%stddev *%change *%stddev' "$work/c2" &&
+		grep -Eq '^ *[0-9]+ ± *[0-9]+% +[-+][0-9.]+% +[0-9]+ ± *[0-9]+%  stat2\.ops_per_sec\.2_processes$' \
+			"$work/c2"
+}
+try "compare LKP shape" lkp
 
-# The simulator's JSON and CSV, its machine named with the same bytes.
-if [ -x "${top_builddir:-.}/tools/vfslab-sim" ]; then
+# The simulator's JSON and CSV, its machine named with a byte that is not UTF-8.
+sim_json() {
 	LC_ALL=C sed "s/^name = .*/name = $(printf 'x\377y')/" "${srcdir:-.}/tools/sim/host.prof" \
-		>"$work/odd.prof"
-	"$vfslab" sim fstat2 --cpus 1,2 --ops 100 --profile "$work/odd.prof" --report c2c \
-		--format json >"$work/s.json" 2>/dev/null &&
+		>"$work/odd.prof" &&
+		"$vfslab" sim fstat2 --cpus 1,2 --ops 100 --profile "$work/odd.prof" --report c2c \
+			--format json >"$work/s.json" 2>/dev/null &&
 		jq -e '.simulated and (.profile | contains("\ufffd")) and .profile_hex == "78ff79" and
-			(.coherence | length) == 2' "$work/s.json" >/dev/null &&
-		ok "sim json" || bad "sim json"
+			(.coherence | length) == 2' "$work/s.json" >/dev/null
+}
+sim_scenario() {
 	"$vfslab" sim d_lockref --cpus 2 --ops 100 --seeds 1 --format json >"$work/sc.json" \
 		2>/dev/null && jq -e '.scenario.name == "d_lockref" and
 			(.scenario.published_ratio | type) == "number" and
 			(.scenario.predictions | length) == 1 and
-			(.scenario.predictions[0].label | type) == "string"' "$work/sc.json" \
-		>/dev/null && ok "sim scenario json" || bad "sim scenario json"
+			(.scenario.predictions[0].label | type) == "string"' "$work/sc.json" >/dev/null
+}
+sim_csv() {
 	"$vfslab" sim fstat2 --cpus 1,2 --ops 100 --format csv >"$work/s.csv" 2>/dev/null &&
-		python3 -c 'import csv, sys; r = list(csv.reader(open(sys.argv[1], newline="")));
-assert len(r) == 3 and all(len(x) == len(r[0]) for x in r)' "$work/s.csv" &&
-		ok "sim csv" || bad "sim csv"
+		csv_rows 3 "$work/s.csv"
+}
+if [ -x "${top_builddir:-.}/tools/vfslab-sim" ]; then
+	try "sim json" sim_json
+	try "sim scenario json" sim_scenario
+	try "sim csv" sim_csv
 else
 	ok "sim: no simulator in this build"
 fi
