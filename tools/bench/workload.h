@@ -50,6 +50,12 @@ struct workload {
 	const char *vfs_variant;
 	/* Names of score[0] and score[1], when the workload keeps scores. */
 	const char *score_names[2];
+	/*
+	 * Iterations before a task's caches hold what its loop reads (read1 and
+	 * read2 go through their whole file once); the simulator's measuring
+	 * window starts after them, or after a tenth of the run if later.
+	 */
+	unsigned long warmup;
 };
 
 #define WORKLOAD(name) extern const struct workload workload_##name;

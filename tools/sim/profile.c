@@ -112,6 +112,7 @@ static const char *const builtin_text[] = {
 	"upgrade = 1              # [HOST] an Intel core of the same generation\n"
 	"dirty_read_moves = 1     # [HOST] an Intel core of the same generation\n"
 	"line_bytes = 64          # [INTEL-OPT]\n"
+	"copy_mlp = 11            # [HOST]: PROXY\n"
 	"corun_speed = 1          # a core per CPU (SMT siblings share none here)\n"
 	"pause_ns = 36.8          # [INTEL-OPT] 140 cycles at 3.8 GHz\n"
 	"syscall_ns = 191         # [ORCL] Skylake-X: PROXY\n"
@@ -139,6 +140,7 @@ static const char *const builtin_text[] = {
 	"upgrade = 0.8            # [ZEN3-LC]: PROXY\n"
 	"dirty_read_moves = 0     # [ZEN3-LC]: PROXY\n"
 	"line_bytes = 64          # [AMD-19H]\n"
+	"copy_mlp = 11            # [HOST]: PROXY\n"
 	"corun_speed = 1          # a core per CPU (SMT siblings share none here)\n"
 	"pause_ns = 45.2          # [INTEL-OPT] 140 cycles at 3.1 GHz: PROXY\n"
 	"syscall_ns = 191         # [ORCL] Skylake-X: PROXY\n"
@@ -166,6 +168,7 @@ static const char *const builtin_text[] = {
 	"upgrade = 1              # [HOST]: PROXY\n"
 	"dirty_read_moves = 1     # [HOST]: PROXY\n"
 	"line_bytes = 64          # [INTEL-OPT]\n"
+	"copy_mlp = 11            # [HOST]: PROXY\n"
 	"corun_speed = 1          # a core per CPU (SMT siblings share none here)\n"
 	"pause_ns = 35.9          # [INTEL-OPT] 140 cycles (Skylake and later) at 3.9 GHz\n"
 	"syscall_ns = 191         # [ORCL] Skylake-X, the same core\n"
@@ -194,6 +197,7 @@ static const char *const builtin_text[] = {
 	"upgrade = 1              # [HOST]: PROXY\n"
 	"dirty_read_moves = 1     # [HOST]: PROXY\n"
 	"line_bytes = 128         # [KP-CL] the L3's line, which coherence tracks\n"
+	"copy_mlp = 11            # [HOST]: PROXY\n"
 	"corun_speed = 1          # a core per CPU (SMT siblings share none here)\n"
 	"pause_ns = 0.4           # arm64 cpu_relax() is one YIELD\n"
 	"syscall_ns = 191         # [ORCL] Skylake-X: PROXY\n"
@@ -236,6 +240,7 @@ static const struct field {
 	F("upgrade", K_DOUBLE, upgrade),
 	F("dirty_read_moves", K_UINT, dirty_read_moves),
 	F("line_bytes", K_UINT, line_bytes),
+	F("copy_mlp", K_DOUBLE, copy_mlp),
 	F("corun_speed", K_DOUBLE, corun_speed),
 	F("pause_ns", K_DOUBLE, pause_ns),
 	F("syscall_ns", K_DOUBLE, syscall_ns),
@@ -272,6 +277,8 @@ static bool in_range(const struct field *f, double v)
 		return v > 0.1 && v <= 10;
 	if (!strcmp(f->key, "cpi"))
 		return v > 0.01 && v <= 20;
+	if (!strcmp(f->key, "copy_mlp"))
+		return v >= 1 && v <= 64;
 	if (!strcmp(f->key, "corun_speed"))
 		return v > 0.05 && v <= 1;
 	return v >= 0 && v <= 1e6;

@@ -62,6 +62,11 @@ struct sim_profile {
 	/* Bytes the coherence protocol tracks as one line (64; 128 on some Arm parts). */
 	unsigned int line_bytes;
 	/*
+	 * Misses a copy keeps in flight at once: lines another core has just
+	 * written, read with independent loads, against a dependent chase.
+	 */
+	double copy_mlp;
+	/*
 	 * Each CPU's speed on its own work while others run too: 1 where
 	 * every CPU has a core to itself; less where CPUs share execution
 	 * (a host's quota, or SMT siblings if a profile counts them so).

@@ -91,6 +91,7 @@ struct sim {
 	uint64_t instr_fs; /* one instruction: cpi / ghz */
 	uint64_t jitter_ps; /* a miss costs up to this much more; 0: none */
 	unsigned int sb_depth;
+	double copy_mlp; /* a copy's misses in flight at once (profile.h) */
 	void *main_sp;
 	void *main_ucontext;
 	uintptr_t stack_lo, stack_span;

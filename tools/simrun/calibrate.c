@@ -295,6 +295,13 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 	/* x86 cores of the host's generation: Golden Cove's 114 (INTEL-AD21 in profile.c). */
 	p->store_buffer = 114;
 	p->line_bytes = host_line_bytes(64);
+	p->copy_mlp = host_copy_mlp(a, b);
+	if (p->copy_mlp < 1) {
+		cli_error("sim", "calibrate: the copy measurement could not run");
+		return -1;
+	}
+	if (p->copy_mlp > 64)
+		p->copy_mlp = 64;
 	if (log) {
 		fprintf(log, "# vfslab sim calibrate: CPUs %d and %d%s\n", a, b,
 			smt ? " (SMT siblings)" : "");
@@ -311,6 +318,10 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 			probe.dirty_read, probe.owner_reread,
 			p->dirty_read_moves ? "the line moved" : "the owner kept a copy",
 			probe.upgrade, p->upgrade, probe.moved_rmw);
+		fprintf(log,
+			"# a copy of lines the other CPU has just written overlaps %.1f misses "
+			"(independent loads against a dependent chase)\n",
+			p->copy_mlp);
 		fprintf(log, "# lock xadd %.2f ns; pause %.2f ns; getppid %.1f ns\n", p->atomic_ns,
 			p->pause_ns, p->syscall_ns);
 		fprintf(log, "# a private loop on both CPUs runs at %.2f of its speed alone\n",

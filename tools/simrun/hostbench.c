@@ -315,6 +315,91 @@ out:
 	return ret;
 }
 
+#define MLP_LINES 256
+#define MLP_ROUNDS 200
+
+struct mlp {
+	_Alignas(128) uint64_t turn;
+	_Alignas(128) int cpu;
+	uint64_t (*lines)[8]; /* MLP_LINES lines, each 128-byte aligned apart */
+};
+
+/* B: each round, write every line (a pointer to the next, in a shuffled order). */
+static void *mlp_writer(void *arg)
+{
+	struct mlp *m = arg;
+
+	pin(m->cpu);
+	for (uint64_t r = 0; r < 2 * MLP_ROUNDS; r++) {
+		while (__atomic_load_n(&m->turn, __ATOMIC_ACQUIRE) != 2 * r)
+			cpu_relax();
+		for (unsigned int i = 0; i < MLP_LINES; i++)
+			m->lines[2 * i][0] =
+				(uint64_t)(uintptr_t)m->lines[2 * ((i * 97 + 1) % MLP_LINES)];
+		__atomic_store_n(&m->turn, 2 * r + 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+double host_copy_mlp(int cpu_a, int cpu_b)
+{
+	struct mlp *m = aligned_alloc(128, sizeof(*m));
+	double dep[MLP_ROUNDS], ind[MLP_ROUNDS], ret = -1;
+	cpu_set_t saved;
+	pthread_t t;
+
+	if (!m)
+		return -1;
+	memset(m, 0, sizeof(*m));
+	/* Every other line, so no line's 128-byte buddy is one of them. */
+	m->lines = aligned_alloc(128, 2 * MLP_LINES * sizeof(*m->lines));
+	if (!m->lines)
+		goto out_free;
+	memset(m->lines, 0, 2 * MLP_LINES * sizeof(*m->lines));
+	m->cpu = cpu_b;
+	sched_getaffinity(0, sizeof(saved), &saved);
+	pin(cpu_a);
+	if (pthread_create(&t, NULL, mlp_writer, m))
+		goto out;
+	for (uint64_t r = 0; r < 2 * MLP_ROUNDS; r++) {
+		volatile uint64_t sink = 0;
+		uint64_t acc = 0;
+		double t0;
+
+		while (__atomic_load_n(&m->turn, __ATOMIC_ACQUIRE) != 2 * r + 1)
+			cpu_relax();
+		t0 = now_ns();
+		if (r & 1) {
+			/* Independent loads, as a copy makes them. */
+			for (unsigned int i = 0; i < MLP_LINES; i++)
+				acc += *(volatile uint64_t *)&m->lines[2 * i][0];
+			sink = acc;
+			ind[r / 2] = (now_ns() - t0) / MLP_LINES;
+		} else {
+			/* Each load's address is the previous load's value. */
+			uint64_t *p = m->lines[0];
+
+			for (unsigned int i = 0; i < MLP_LINES; i++)
+				p = (uint64_t *)(uintptr_t) * (volatile uint64_t *)p;
+			sink = (uint64_t)(uintptr_t)p;
+			dep[r / 2] = (now_ns() - t0) / MLP_LINES;
+		}
+		(void)sink;
+		__atomic_store_n(&m->turn, 2 * r + 2, __ATOMIC_RELEASE);
+	}
+	pthread_join(t, NULL);
+	qsort(dep, MLP_ROUNDS, sizeof(*dep), cmp_double);
+	qsort(ind, MLP_ROUNDS, sizeof(*ind), cmp_double);
+	if (ind[MLP_ROUNDS / 2] > 0)
+		ret = dep[MLP_ROUNDS / 2] / ind[MLP_ROUNDS / 2];
+out:
+	sched_setaffinity(0, sizeof(saved), &saved);
+	free(m->lines);
+out_free:
+	free(m);
+	return ret;
+}
+
 double host_chase_ns(size_t bytes)
 {
 	size_t lines = bytes / 64, steps = 2000000;

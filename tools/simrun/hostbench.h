@@ -34,6 +34,13 @@ struct host_line_probe {
 	double dirty_read, owner_reread, upgrade, moved_rmw;
 };
 int host_line_probe(int cpu_a, int cpu_b, struct host_line_probe *out);
+/*
+ * How many transfers of lines @cpu_b has just written overlap when @cpu_a
+ * reads them with independent loads (a copy), against a dependent chase
+ * through the same lines: the memory-level parallelism a copy gets. -1 if
+ * it cannot run.
+ */
+double host_copy_mlp(int cpu_a, int cpu_b);
 /* A dependent load through a random cycle over @bytes (one pointer a line). */
 double host_chase_ns(size_t bytes);
 /* A locked RMW on a line this CPU holds (a dependent chain). */

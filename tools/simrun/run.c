@@ -3,9 +3,11 @@
  * A bench workload on N simulated CPUs, will-it-scale style: vCPU 0 builds
  * the VFS and runs the workload's prepare step, every vCPU forks its task
  * and runs init, and all start together (a barrier) and do --ops
- * iterations each. The rate is measured over the window in which every
- * vCPU is past its warm-up (the first tenth of its iterations) and none has
- * finished, split into SIM_SAMPLES equal intervals, like bench's rounds.
+ * iterations each, the faster ones going on until the slowest is done, as
+ * bench's tasks all run for a round's time. The rate is measured over the
+ * window from the moment every vCPU is past its warm-up (the first tenth of
+ * its iterations, or the workload's own warm-up if longer, up to half) to
+ * the moment the slowest is done, split into SIM_SAMPLES equal intervals.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,7 @@ struct run {
 	char *base;
 	int err;
 	uint64_t ev0[VFS_EV_NR], ev1[VFS_EV_NR];
+	unsigned int finished; /* vCPUs past their --ops iterations */
 	struct worker *w;
 	struct sim_result *out;
 };
@@ -38,6 +41,7 @@ struct worker {
 	struct sim_ctx ctx;
 	struct bench_task *t;
 	uint64_t *done; /* when each iteration finished, ps */
+	unsigned long n, cap; /* iterations done; room in done[] */
 	uint64_t start;
 	uint64_t instrs, sb_stalls; /* during the measured iterations */
 };
@@ -48,6 +52,17 @@ static void fail(struct run *r, int err, const char *what)
 		r->err = err ? err : -1;
 		fprintf(stderr, "vfslab sim: %s: %s\n", what, strerror(err < 0 ? -err : err));
 	}
+}
+
+static int grow_done(struct worker *w)
+{
+	uint64_t *d = realloc(w->done, 2 * w->cap * sizeof(*d));
+
+	if (!d)
+		return -1;
+	w->done = d;
+	w->cap *= 2;
+	return 0;
 }
 
 /* vCPU 0: the VFS, the main task, the base directory, the workload's files. */
@@ -162,9 +177,21 @@ static void vcpu_fn(void *arg)
 		w->instrs = v->instrs;
 		w->sb_stalls = v->sb_stalls;
 		v->measuring = true;
-		for (unsigned long i = 0; i < r->o->ops; i++) {
+		/*
+		 * Like bench's rounds, every vCPU keeps running until the slowest
+		 * has done its iterations, so all of them load the machine the
+		 * whole time the rate is measured (blogbench's writer and reader
+		 * take very different times an iteration).
+		 */
+		for (w->n = 0; w->n < r->o->ops || r->finished < r->o->cpus; w->n++) {
+			if (w->n == w->cap && grow_done(w)) {
+				fail(r, -ENOMEM, "iterations");
+				break;
+			}
 			wl->run(t, 1);
-			w->done[i] = v->clock;
+			w->done[w->n] = v->clock;
+			if (w->n + 1 == r->o->ops)
+				r->finished++;
 		}
 		v->measuring = false;
 		w->instrs = v->instrs - w->instrs;
@@ -187,11 +214,11 @@ static void vcpu_fn(void *arg)
 }
 
 /* Iterations of @w that finished in (t0, t1]. */
-static uint64_t done_in(const struct worker *w, unsigned long n, uint64_t t0, uint64_t t1)
+static uint64_t done_in(const struct worker *w, uint64_t t0, uint64_t t1)
 {
 	uint64_t c = 0;
 
-	for (unsigned long i = 0; i < n; i++)
+	for (unsigned long i = 0; i < w->n; i++)
 		c += w->done[i] > t0 && w->done[i] <= t1;
 	return c;
 }
@@ -214,23 +241,27 @@ static void results(struct run *r, struct sim_result *out)
 {
 	const struct sim_run_opts *o = r->o;
 	unsigned long n = o->ops, warm = n / 10;
-	uint64_t t0 = 0, t1 = UINT64_MAX, tend = 0, tstart = UINT64_MAX, ops = 0, total_ops;
+	uint64_t t0 = 0, t1 = 0, tend = 0, tstart = UINT64_MAX, ops = 0, total_ops = 0;
 	struct bench_result *br = &out->br;
 	struct coh_stats s = { 0 };
 	double busy = 0, instrs = 0, stalls = 0;
 
+	if (o->wl->warmup > warm)
+		warm = o->wl->warmup < n / 2 ? o->wl->warmup : n / 2;
 	for (unsigned int i = 0; i < o->cpus; i++) {
 		struct worker *w = &r->w[i];
 
+		/* Every vCPU runs until the last has done its n: that ends the window. */
 		if (w->done[warm ? warm - 1 : 0] > t0)
 			t0 = w->done[warm ? warm - 1 : 0];
-		if (w->done[n - 1] < t1)
+		if (w->done[n - 1] > t1)
 			t1 = w->done[n - 1];
-		if (w->done[n - 1] > tend)
-			tend = w->done[n - 1];
+		if (w->done[w->n - 1] > tend)
+			tend = w->done[w->n - 1];
 		if (w->start < tstart)
 			tstart = w->start;
-		busy += (double)(w->done[n - 1] - w->start);
+		busy += (double)(w->done[w->n - 1] - w->start);
+		total_ops += w->n;
 		instrs += (double)w->instrs;
 		stalls += (double)w->sb_stalls;
 		br->errors += w->t ? w->t->errors : 0;
@@ -240,7 +271,7 @@ static void results(struct run *r, struct sim_result *out)
 		br->score[1] += w->t ? w->t->score[1] : 0;
 	}
 	if (t1 <= t0) {
-		/* Somebody finished before the slowest left its warm-up: use it all. */
+		/* No time after every warm-up (one vCPU): use it all. */
 		t0 = tstart;
 		t1 = tend;
 	}
@@ -249,7 +280,7 @@ static void results(struct run *r, struct sim_result *out)
 		uint64_t b = t0 + (t1 - t0) * (k + 1) / SIM_SAMPLES, c = 0;
 
 		for (unsigned int i = 0; i < o->cpus; i++)
-			c += done_in(&r->w[i], n, a, b);
+			c += done_in(&r->w[i], a, b);
 		br->samples[k] = b > a ? c / ((b - a) * 1e-12) : 0;
 		ops += c;
 	}
@@ -263,7 +294,6 @@ static void results(struct run *r, struct sim_result *out)
 		if (br->samples[k] > br->max)
 			br->max = br->samples[k];
 	}
-	total_ops = (uint64_t)n * o->cpus;
 	for (int k = 0; k < VFS_EV_NR; k++)
 		br->ev_per_op[k] = (double)(r->ev1[k] - r->ev0[k]) / total_ops;
 	for (int k = 0; k < 2; k++)
@@ -304,6 +334,7 @@ int sim_run_workload(const struct sim_run_opts *o, const struct vfs_config *cfg,
 	for (unsigned int i = 0; i < o->cpus; i++) {
 		r.w[i].r = &r;
 		r.w[i].id = i;
+		r.w[i].cap = o->ops;
 		r.w[i].done = calloc(o->ops, sizeof(uint64_t));
 		if (!r.w[i].done)
 			return -1;

@@ -19,4 +19,5 @@ const struct workload workload_read1 = {
 	.loop = "read(own fd, 4 KiB); rewind at EOF",
 	.init = read1_init,
 	.run = read1_run,
+	.warmup = BENCH_FILE_SIZE / BENCH_IO_SIZE,
 };

@@ -27,4 +27,5 @@ const struct workload workload_read2 = {
 	.prepare = read2_prepare,
 	.init = read2_init,
 	.run = read2_run,
+	.warmup = BENCH_FILE_SIZE / BENCH_IO_SIZE,
 };
