@@ -38,6 +38,7 @@ static const struct sim_profile toy = {
 	.syscall_ns = 100,
 	.store_buffer = 4,
 	.line_bytes = 64,
+	.copy_mlp = 4, /* as many requests in flight as the store buffer holds */
 	.notes = "",
 };
 
@@ -272,9 +273,10 @@ static void sum(void *ctx, struct coh_line *l, uint64_t line)
 	((struct outcome *)ctx)->rmw_xfer += l->st->rmw_xfer;
 }
 
-static void run(void (*fn)(void *), void **args, unsigned int n, struct outcome *o)
+static void run_on(const struct sim_profile *p, void (*fn)(void *), void **args, unsigned int n,
+		   struct outcome *o)
 {
-	ck_assert_int_eq(sim_setup(&toy, n), 0);
+	ck_assert_int_eq(sim_setup(p, n), 0);
 	for (unsigned int i = 0; i < n; i++)
 		sim.vcpus[i].measuring = true;
 	coh_stats_reset(&sim.coh, true);
@@ -286,6 +288,11 @@ static void run(void (*fn)(void *), void **args, unsigned int n, struct outcome 
 	}
 	coh_for_each_stats(&sim.coh, sum, o);
 	sim_teardown();
+}
+
+static void run(void (*fn)(void *), void **args, unsigned int n, struct outcome *o)
+{
+	run_on(&toy, fn, args, n, o);
 }
 
 START_TEST(test_runtime_atomics)
@@ -383,6 +390,24 @@ START_TEST(test_runtime_store_buffer)
 }
 END_TEST
 
+/* Two fill buffers: the eight ownership requests go two at a time. */
+START_TEST(test_runtime_fill_buffers)
+{
+	struct sim_profile p = toy;
+	void *args[1] = { NULL };
+	struct outcome o;
+
+	p.copy_mlp = 2;
+	run_on(&p, store_burst, args, 1, &o);
+	/* The buffer still takes the first four at once. */
+	ck_assert_uint_lt(sb_clock[0], 100 * NS);
+	/* The fifth waits for the first (200), the eighth's request starts at 600. */
+	ck_assert_uint_ge(sb_clock[1], 200 * NS);
+	ck_assert_uint_ge(sb_clock[2], 800 * NS);
+	ck_assert_uint_lt(sb_clock[2], 1000 * NS);
+}
+END_TEST
+
 static Suite *sim_suite(void)
 {
 	Suite *s = suite_create("sim_coherence");
@@ -399,6 +424,7 @@ static Suite *sim_suite(void)
 	tcase_add_test(rt, test_runtime_private_lines);
 	tcase_add_test(rt, test_runtime_spinlock);
 	tcase_add_test(rt, test_runtime_store_buffer);
+	tcase_add_test(rt, test_runtime_fill_buffers);
 	suite_add_tcase(s, rt);
 	return s;
 }

@@ -93,7 +93,7 @@ static __always_inline void sb_drain(struct sim_vcpu *v)
  */
 static void store_miss(struct sim_vcpu *v, struct coh_line *l, uintptr_t a, uintptr_t pc)
 {
-	uint64_t done;
+	uint64_t done, start;
 
 	while (v->sb_n && v->sb[v->sb_head] <= v->clock) {
 		v->sb_head = (v->sb_head + 1) % SIM_SB_MAX;
@@ -113,9 +113,16 @@ static void store_miss(struct sim_vcpu *v, struct coh_line *l, uintptr_t a, uint
 						     v->measuring);
 		}
 	}
-	done = coh_miss(&sim.coh, l, v->id, v->clock, COH_WRITE, coh_line_off(&sim.coh, a), pc,
+	/*
+	 * Its ownership request takes a fill buffer, as a load's miss does:
+	 * with every one busy it starts when the oldest request ends.
+	 */
+	start = v->rfo_ring[v->rfo_next] > v->clock ? v->rfo_ring[v->rfo_next] : v->clock;
+	done = coh_miss(&sim.coh, l, v->id, start, COH_WRITE, coh_line_off(&sim.coh, a), pc,
 			v->measuring, v->clock, false) +
 	       jitter(v);
+	v->rfo_ring[v->rfo_next] = done;
+	v->rfo_next = (v->rfo_next + 1) % sim.fill_buffers;
 	/* Stores complete in program order. */
 	if (done < v->sb_last)
 		done = v->sb_last;

@@ -408,6 +408,9 @@ int sim_setup(const struct sim_profile *p, unsigned int nr)
 	sim.instr_fs = (uint64_t)(p->cpi / p->ghz / (nr > 1 ? p->corun_speed : 1) * 1e6 + 0.5);
 	sim.sb_depth = p->store_buffer < SIM_SB_MAX ? p->store_buffer : SIM_SB_MAX;
 	sim.copy_mlp = p->copy_mlp >= 1 ? p->copy_mlp : 1;
+	sim.fill_buffers = (unsigned int)(sim.copy_mlp + 0.5);
+	if (sim.fill_buffers > SIM_MLP_MAX)
+		sim.fill_buffers = SIM_MLP_MAX;
 	sim.stack_size = nr == 1 ? SIM_STACK_SIZE_ONE : SIM_STACK_SIZE;
 	if (coh_init(&sim.coh, p, nr))
 		return -1;

@@ -30,6 +30,7 @@ struct rcu_head;
 #define SIM_SPIN_LINES 4
 /* The deepest store buffer a profile may have. */
 #define SIM_SB_MAX 256
+#define SIM_MLP_MAX 64 /* profile.c bounds copy_mlp so */
 
 enum sim_state { SIM_READY, SIM_RUNNING, SIM_BLOCKED, SIM_PARKED, SIM_DONE };
 
@@ -50,6 +51,12 @@ struct sim_vcpu {
 	unsigned int sb_head, sb_n;
 	uint64_t sb_last; /* the youngest store's completion */
 	uint64_t sb_stalls; /* a store found the buffer full */
+	/*
+	 * The fill buffers a store's ownership request takes: when each of
+	 * the last copy_mlp requests ends (a new one waits for the oldest).
+	 */
+	uint64_t rfo_ring[SIM_MLP_MAX];
+	unsigned int rfo_next;
 	uint64_t rng; /* the perturbation's state (sim_set_seed) */
 	/*
 	 * Spin detection: the lines read (all hits) since the last
@@ -92,6 +99,7 @@ struct sim {
 	uint64_t jitter_ps; /* a miss costs up to this much more; 0: none */
 	unsigned int sb_depth;
 	double copy_mlp; /* a copy's misses in flight at once (profile.h) */
+	unsigned int fill_buffers; /* the same, rounded: a store stream's requests in flight */
 	void *main_sp;
 	void *main_ucontext;
 	uintptr_t stack_lo, stack_span;

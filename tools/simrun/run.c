@@ -18,6 +18,9 @@
 
 #define SIM_BASE "/tmp/vfslab-sim"
 
+/* How far past its own iterations a vCPU goes on while others are not done. */
+#define SIM_RUN_ON 4
+
 struct worker;
 
 struct run {
@@ -181,9 +184,13 @@ static void vcpu_fn(void *arg)
 		 * Like bench's rounds, every vCPU keeps running until the slowest
 		 * has done its iterations, so all of them load the machine the
 		 * whole time the rate is measured (blogbench's writer and reader
-		 * take very different times an iteration).
+		 * take very different times an iteration), up to SIM_RUN_ON
+		 * times their own count (a starved vCPU must not make the
+		 * others run for ever).
 		 */
-		for (w->n = 0; w->n < r->o->ops || r->finished < r->o->cpus; w->n++) {
+		for (w->n = 0; w->n < r->o->ops ||
+			       (r->finished < r->o->cpus && w->n < SIM_RUN_ON * r->o->ops);
+		     w->n++) {
 			if (w->n == w->cap && grow_done(w)) {
 				fail(r, -ENOMEM, "iterations");
 				break;
@@ -242,6 +249,7 @@ static void results(struct run *r, struct sim_result *out)
 	const struct sim_run_opts *o = r->o;
 	unsigned long n = o->ops, warm = n / 10;
 	uint64_t t0 = 0, t1 = 0, tend = 0, tstart = UINT64_MAX, ops = 0, total_ops = 0;
+	uint64_t stop = UINT64_MAX;
 	struct bench_result *br = &out->br;
 	struct coh_stats s = { 0 };
 	double busy = 0, instrs = 0, stalls = 0;
@@ -251,11 +259,16 @@ static void results(struct run *r, struct sim_result *out)
 	for (unsigned int i = 0; i < o->cpus; i++) {
 		struct worker *w = &r->w[i];
 
-		/* Every vCPU runs until the last has done its n: that ends the window. */
+		/*
+		 * Every vCPU runs until the last has done its n, or until it
+		 * stops at SIM_RUN_ON times n: the first of these ends the window.
+		 */
 		if (w->done[warm ? warm - 1 : 0] > t0)
 			t0 = w->done[warm ? warm - 1 : 0];
 		if (w->done[n - 1] > t1)
 			t1 = w->done[n - 1];
+		if (w->n == SIM_RUN_ON * n && w->done[w->n - 1] < stop)
+			stop = w->done[w->n - 1];
 		if (w->done[w->n - 1] > tend)
 			tend = w->done[w->n - 1];
 		if (w->start < tstart)
@@ -270,8 +283,10 @@ static void results(struct run *r, struct sim_result *out)
 		br->score[0] += w->t ? w->t->score[0] : 0;
 		br->score[1] += w->t ? w->t->score[1] : 0;
 	}
+	if (stop < t1)
+		t1 = stop;
 	if (t1 <= t0) {
-		/* No time after every warm-up (one vCPU): use it all. */
+		/* No time after every warm-up: use it all. */
 		t0 = tstart;
 		t1 = tend;
 	}
