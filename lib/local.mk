@@ -21,6 +21,7 @@ LIB_PORTABLE_SOURCES = \
 	%D%/bug.h \
 	%D%/compiler.h \
 	%D%/err.h \
+	%D%/fault_inject.h \
 	%D%/file_ref.c \
 	%D%/file_ref.h \
 	%D%/hlist_bl.h \

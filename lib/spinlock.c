@@ -31,6 +31,7 @@
  *    the kernel never yields in a spinlock: there waits only relax and
  *    nobody steals.
  */
+#include "lib/fault_inject.h"
 #include "lib/spinlock.h"
 
 /* Natively: relax rounds in one wait before each further round yields. */
@@ -216,9 +217,11 @@ queue:
 
 		/* Still the tail: nobody behind us, take the lock and empty the queue at once. */
 		if ((val & SPIN_Q_TAIL_MASK) == tail) {
+			fault_point("spin_lock_slowpath:head-claim");
 			if (__atomic_compare_exchange_n(&lock->val, &val, SPIN_Q_LOCKED_VAL, false,
 							__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 				goto release;
+			fault_point("spin_lock_slowpath:head-claim-lost");
 			/*
 			 * Natively a thief may have taken the byte without
 			 * queueing: if we are still the tail, nobody will link

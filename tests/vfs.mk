@@ -113,3 +113,9 @@ FUZZ_SECONDS = 60
 fuzz:
 	FUZZ_OUT='$(abs_top_builddir)/fuzz' $(SHELL) '$(abs_top_srcdir)/tests/fuzz/run.sh' $(FUZZ_SECONDS)
 .PHONY: fuzz
+
+# A race of the path walk hit on purpose: the test's own copy of
+# vfs/namei.c with its delay points on (as check_spinlock_race, tests/lib.mk).
+check_PROGRAMS += %D%/check_namei_race
+%C%_check_namei_race_SOURCES = %D%/check_namei_race.c vfs/namei.c lib/fault_inject.c
+%C%_check_namei_race_CPPFLAGS = $(AM_CPPFLAGS) -DVFSLAB_FAULT_INJECTION

@@ -246,6 +246,21 @@ static void __d_set_inode_and_type(struct vfs *v, struct dentry *d, struct inode
 	smp_store_release(dentry_flags(v, d), flags);
 }
 
+/*
+ * Models __d_clear_type_and_inode(): the reverse order, the type first. A
+ * reader that acquires d_inode (RCU walk's d_inode_rcu()) and finds it
+ * gone then finds the type gone too; one that acquires a positive type
+ * holds a reference, and a dentry with another reference never goes
+ * negative (d_delete()).
+ */
+static void __d_clear_type_and_inode(struct vfs *v, struct dentry *d)
+{
+	unsigned int flags = READ_ONCE(*dentry_flags(v, d));
+
+	WRITE_ONCE(*dentry_flags(v, d), flags & ~DCACHE_ENTRY_TYPE);
+	smp_store_release(dentry_inode(v, d), NULL);
+}
+
 /* Models d_instantiate(): give a negative dentry its inode (ref passed in). */
 void d_instantiate(struct vfs *v, struct dentry *d, struct inode *inode)
 {
@@ -275,7 +290,7 @@ static void dentry_unlink_inode(struct vfs *v, struct dentry *d)
 	struct inode *inode = d_inode(v, d);
 
 	raw_write_seqcount_begin(dentry_seq(v, d));
-	__d_set_inode_and_type(v, d, NULL);
+	__d_clear_type_and_inode(v, d);
 	raw_write_seqcount_end(dentry_seq(v, d));
 	spin_unlock(d_lock(v, d));
 	if (inode)
@@ -433,7 +448,7 @@ static struct dentry *__dentry_kill(struct vfs *v, struct dentry *d)
 	inode = d_inode(v, d);
 	if (inode) {
 		raw_write_seqcount_begin(dentry_seq(v, d));
-		__d_set_inode_and_type(v, d, NULL);
+		__d_clear_type_and_inode(v, d);
 		raw_write_seqcount_end(dentry_seq(v, d));
 	}
 	d_flags_set(v, d, DCACHE_DENTRY_KILLED);

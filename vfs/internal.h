@@ -203,9 +203,15 @@ static inline unsigned int __d_entry_type(const struct vfs *v, const struct dent
 	return d_flags(v, d) & DCACHE_ENTRY_TYPE;
 }
 
+/* A copy of d_flags says negative (include/linux/dcache.h's d_flags_negative()). */
+static inline bool d_flags_negative(unsigned int flags)
+{
+	return (flags & DCACHE_ENTRY_TYPE) == DCACHE_MISS_TYPE;
+}
+
 static inline bool d_is_miss(const struct vfs *v, const struct dentry *d)
 {
-	return __d_entry_type(v, d) == DCACHE_MISS_TYPE;
+	return d_flags_negative(d_flags(v, d));
 }
 #define d_is_negative d_is_miss
 #define d_is_positive(v, d) (!d_is_negative(v, d))

@@ -23,6 +23,7 @@
  */
 #include <stdlib.h>
 
+#include "lib/fault_inject.h"
 #include "lib/word_at_a_time.h"
 #include "vfs/internal.h"
 
@@ -496,13 +497,40 @@ static const char *pick_link(struct nameidata *nd, struct dentry *link, struct i
 	return NULL;
 }
 
+/*
+ * Models handle_mounts() with no mounts to cross. In ref-walk that leaves
+ * traverse_mounts()' acquire load of d_flags: a negative dentry is ENOENT,
+ * and a positive type, acquired, comes with the inode d_instantiate()
+ * stored before releasing it. A walker may hold a negative dentry that a
+ * create instantiates meanwhile; reading d_inode first could pair the old
+ * NULL with the new type. In RCU walk d_seq covers both loads instead.
+ */
+static __always_inline int handle_mounts(struct nameidata *nd, struct dentry *dentry)
+{
+	unsigned int flags;
+
+	if (nd->flags & LOOKUP_RCU)
+		return 0;
+	flags = smp_load_acquire(dentry_flags(nd->v, dentry));
+	fault_point("handle_mounts:type-read");
+	if (unlikely(d_flags_negative(flags))) {
+		dput(nd->v, dentry);
+		return -ENOENT;
+	}
+	return 0;
+}
+
 /* Models step_into(): move to dentry, or hand back a symlink body. */
 static __always_inline const char *step_into(struct nameidata *nd, unsigned int flags,
 					     struct dentry *dentry)
 {
 	struct vfs *v = nd->v;
-	struct inode *inode = d_inode_rcu(v, dentry);
+	struct inode *inode;
+	int err = handle_mounts(nd, dentry);
 
+	if (unlikely(err))
+		return ERR_PTR(err);
+	inode = d_inode_rcu(v, dentry);
 	if (likely(!d_is_symlink(v, dentry)) ||
 	    ((flags & WALK_TRAILING) && !(nd->flags & LOOKUP_FOLLOW)) || (flags & WALK_NOFOLLOW)) {
 		if (nd->flags & LOOKUP_RCU) {
@@ -515,9 +543,6 @@ static __always_inline const char *step_into(struct nameidata *nd, unsigned int 
 				return ERR_PTR(-ENOENT);
 		} else {
 			dput(v, nd->path.dentry);
-			nd->path.dentry = dentry;
-			if (unlikely(!inode))
-				return ERR_PTR(-ENOENT);
 		}
 		nd->path.dentry = dentry;
 		nd->path.mnt = v;
@@ -525,20 +550,10 @@ static __always_inline const char *step_into(struct nameidata *nd, unsigned int 
 		nd->seq = nd->next_seq;
 		return NULL;
 	}
+	/* The symlink type and the inode agree: d_seq, or handle_mounts() in ref-walk. */
 	if (nd->flags & LOOKUP_RCU) {
 		if (read_seqcount_retry(dentry_seq(v, dentry), nd->next_seq))
 			return ERR_PTR(-ECHILD);
-	}
-	/*
-	 * Not in the kernel: d_seq should make a symlink's type and inode agree,
-	 * yet a ThreadSanitizer torture run (seed 14) once found the inode gone
-	 * here. Until the cause is found: retry in ref-walk, or say ENOENT.
-	 */
-	if (unlikely(!inode)) {
-		if (nd->flags & LOOKUP_RCU)
-			return ERR_PTR(-ECHILD);
-		dput(v, dentry);
-		return ERR_PTR(-ENOENT);
 	}
 	return pick_link(nd, dentry, inode, flags);
 }
