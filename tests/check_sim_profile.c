@@ -105,6 +105,37 @@ START_TEST(test_bad_files)
 }
 END_TEST
 
+/* cpi.NAME: a workload's own speed, optional, written back, looked up. */
+START_TEST(test_workload_cpi)
+{
+	char *text = good(), buf[8192], *back = NULL, err[256];
+	struct sim_profile p, q;
+	size_t len = 0;
+	FILE *f;
+
+	snprintf(buf, sizeof(buf), "%scpi.stat2 = 0.2\ncpi.open1 = 0.25 # measured\n", text);
+	ck_assert_int_eq(sim_profile_parse(&p, buf, err, sizeof(err)), 0);
+	ck_assert_uint_eq(p.nr_wl_cpi, 2);
+	ck_assert_double_eq(sim_profile_cpi(&p, "stat2"), 0.2);
+	ck_assert_double_eq(sim_profile_cpi(&p, "open1"), 0.25);
+	/* A workload the profile did not time runs at cpi. */
+	ck_assert_double_eq(sim_profile_cpi(&p, "dup1"), p.cpi);
+	f = open_memstream(&back, &len);
+	ck_assert_ptr_nonnull(f);
+	sim_profile_write(f, &p);
+	fclose(f);
+	ck_assert_int_eq(sim_profile_parse(&q, back, err, sizeof(err)), 0);
+	ck_assert_double_eq_tol(sim_profile_cpi(&q, "open1"), 0.25, 1e-6);
+	free(back);
+	snprintf(buf, sizeof(buf), "%scpi.stat2 = 0.2\ncpi.stat2 = 0.3\n", text);
+	expect_error(buf, "cpi.stat2 given twice");
+	snprintf(buf, sizeof(buf), "%scpi. = 0.2\n", text);
+	expect_error(buf, "needs a workload name");
+	snprintf(buf, sizeof(buf), "%scpi.stat2 = 0\n", text);
+	expect_error(buf, "cpi.stat2 = '0' is not a valid value");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim_profile");
@@ -114,6 +145,7 @@ int main(void)
 
 	tcase_add_test(tc, test_builtins_round_trip);
 	tcase_add_test(tc, test_bad_files);
+	tcase_add_test(tc, test_workload_cpi);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

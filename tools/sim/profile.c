@@ -314,6 +314,55 @@ static int set_field(struct sim_profile *p, const struct field *f, const char *v
 	return 0;
 }
 
+/* `cpi.NAME = X`: one workload's own cycles per instruction. */
+static int wl_cpi(struct sim_profile *p, const char *name, char *val, char *err, size_t errlen,
+		  unsigned int lineno)
+{
+	struct sim_wl_cpi *w;
+	char *hash = strchr(val, '#'), *end;
+
+	if (hash) {
+		*hash = '\0';
+		val = trim(val);
+	}
+	if (!*name || strlen(name) >= sizeof(w->name)) {
+		snprintf(err, errlen,
+			 "line %u: cpi.NAME needs a workload name of 1 to %zu characters", lineno,
+			 sizeof(w->name) - 1);
+		return -1;
+	}
+	for (unsigned int i = 0; i < p->nr_wl_cpi; i++) {
+		if (!strcmp(p->wl_cpi[i].name, name)) {
+			snprintf(err, errlen, "line %u: cpi.%s given twice", lineno, name);
+			return -1;
+		}
+	}
+	if (p->nr_wl_cpi == SIM_PROFILE_WL_MAX) {
+		snprintf(err, errlen, "line %u: more than %d cpi.NAME lines", lineno,
+			 SIM_PROFILE_WL_MAX);
+		return -1;
+	}
+	w = &p->wl_cpi[p->nr_wl_cpi];
+	errno = 0;
+	w->cpi = strtod(val, &end);
+	if (end == val || *end || errno || !(w->cpi > 0.01 && w->cpi <= 20)) {
+		snprintf(err, errlen, "line %u: cpi.%s = '%s' is not a valid value", lineno, name,
+			 val);
+		return -1;
+	}
+	snprintf(w->name, sizeof(w->name), "%s", name);
+	p->nr_wl_cpi++;
+	return 0;
+}
+
+double sim_profile_cpi(const struct sim_profile *p, const char *workload)
+{
+	for (unsigned int i = 0; i < p->nr_wl_cpi; i++)
+		if (!strcmp(p->wl_cpi[i].name, workload))
+			return p->wl_cpi[i].cpi;
+	return p->cpi;
+}
+
 int sim_profile_parse(struct sim_profile *p, const char *text, char *err, size_t errlen)
 {
 	bool seen[ARRAY_SIZE(fields)] = { false };
@@ -350,6 +399,11 @@ int sim_profile_parse(struct sim_profile *p, const char *text, char *err, size_t
 		*eq = '\0';
 		key = trim(key);
 		val = eq + 1;
+		if (!strncmp(key, "cpi.", 4)) {
+			if (wl_cpi(p, key + 4, trim(val), err, errlen, lineno))
+				goto out;
+			continue;
+		}
 		for (i = 0; i < ARRAY_SIZE(fields); i++)
 			if (!strcmp(fields[i].key, key))
 				break;
@@ -434,6 +488,8 @@ void sim_profile_write(FILE *f, const struct sim_profile *p)
 			fprintf(f, "%s = %.4g\n", fields[i].key,
 				*(const double *)(const void *)base);
 	}
+	for (unsigned int i = 0; i < p->nr_wl_cpi; i++)
+		fprintf(f, "cpi.%s = %.4g\n", p->wl_cpi[i].name, p->wl_cpi[i].cpi);
 }
 
 static void builtin_init(void)

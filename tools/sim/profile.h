@@ -25,6 +25,14 @@ enum sim_dist {
 	SIM_DIST_NR
 };
 
+#define SIM_PROFILE_WL_MAX 64
+
+/* One workload's own cycles per instruction (`cpi.NAME = X` in a profile). */
+struct sim_wl_cpi {
+	char name[24];
+	double cpi;
+};
+
 struct sim_profile {
 	char name[32];
 	char machine[160]; /* what it models, in words */
@@ -77,8 +85,17 @@ struct sim_profile {
 	double pause_ns; /* one cpu_relax() */
 	double syscall_ns; /* syscall entry plus exit */
 	unsigned int store_buffer; /* entries: plain stores retire into it */
+	/*
+	 * Optional: a workload's own cycles per instruction, where the profile
+	 * measured it (`vfslab sim calibrate` times each workload on one CPU);
+	 * a workload without one runs at cpi.
+	 */
+	unsigned int nr_wl_cpi;
+	struct sim_wl_cpi wl_cpi[SIM_PROFILE_WL_MAX];
 };
 
+/* @workload's cycles per instruction on @p: its own if measured, else cpi. */
+double sim_profile_cpi(const struct sim_profile *p, const char *workload);
 const struct sim_profile *sim_profile_find(const char *name);
 const struct sim_profile *sim_profile_all(unsigned int *nr);
 unsigned int sim_profile_cpus(const struct sim_profile *p);

@@ -156,7 +156,11 @@ bool sim_listed(const char *list, const char *name)
 }
 
 /* Cycles per instruction: each workload's native time against its count. */
-static double measure_cpi(double ghz, const struct calib_opts *o, FILE *log)
+/*
+ * Each workload's own cycles per instruction (written as cpi.NAME), and
+ * their median (the profile's cpi, for code it has not timed).
+ */
+static double measure_cpi(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 {
 	unsigned int nw;
 	const struct workload *const *all = workload_all(&nw);
@@ -178,7 +182,13 @@ static double measure_cpi(double ghz, const struct calib_opts *o, FILE *log)
 		ns = native_op_ns(all[i], o);
 		if (ns <= 0 || sim_predict(args, &row, 1) != 1 || row.instrs_per_op <= 0)
 			return -1;
-		cpi[n] = ns * ghz / row.instrs_per_op;
+		cpi[n] = ns * p->ghz / row.instrs_per_op;
+		if (p->nr_wl_cpi < SIM_PROFILE_WL_MAX &&
+		    strlen(all[i]->name) < sizeof(p->wl_cpi[0].name)) {
+			snprintf(p->wl_cpi[p->nr_wl_cpi].name, sizeof(p->wl_cpi[0].name), "%s",
+				 all[i]->name);
+			p->wl_cpi[p->nr_wl_cpi++].cpi = cpi[n];
+		}
 		if (log)
 			fprintf(log, "#   %-10s %9.1f ns %9.1f instrs  %.3f\n", all[i]->name, ns,
 				row.instrs_per_op, cpi[n]);
@@ -327,7 +337,7 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 		fprintf(log, "# a private loop on both CPUs runs at %.2f of its speed alone\n",
 			p->corun_speed);
 	}
-	p->cpi = measure_cpi(p->ghz, o, log);
+	p->cpi = measure_cpi(p, o, log);
 	if (p->cpi <= 0) {
 		cli_error("sim", "calibrate: the workloads could not be timed");
 		return -1;
@@ -343,11 +353,14 @@ static void calibrate_usage(FILE *f)
 		"Measures this machine for the simulator and writes a profile that\n"
 		"`vfslab sim --profile FILE` loads: the clock (a chain of dependent adds), the\n"
 		"core-to-core transfer (a compare-and-swap ping-pong on one line between two\n"
-		"pinned threads), what a load in front of the CAS adds (the S->M upgrade), load\n"
-		"latency beyond the L2 and at 1 GiB (pointer chases), an uncontended locked add,\n"
-		"PAUSE, getppid() (syscall entry and exit), and the cycles per instruction of\n"
-		"the VFS code (each workload's native time on one CPU against the instructions\n"
-		"the simulator counts for it; the median). Run it on a quiet machine.\n\n"
+		"pinned threads), a line probe (does a read of a line the other CPU holds\n"
+		"modified move it; what a locked add on a line both hold costs, the upgrade),\n"
+		"how many misses a copy keeps in flight, load latency beyond the L2 and at\n"
+		"1 GiB (pointer chases), an uncontended locked add, PAUSE, getppid() (syscall\n"
+		"entry and exit), the coherence line size, and each workload's cycles per\n"
+		"instruction (its native time on one CPU against the instructions the simulator\n"
+		"counts for it), written as cpi.NAME lines the simulator uses for that\n"
+		"workload; their median is the profile's cpi. Run it on a quiet machine.\n\n"
 		"  --out FILE         write the profile there (default: standard output)\n"
 		"  --workloads LIST   the workloads for the cycles per instruction (default all)\n"
 		"  --interval S       seconds per bench sample (default 0.2)\n"

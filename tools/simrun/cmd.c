@@ -365,19 +365,22 @@ static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 			fprintf(f, "%-30.30s %4d %12.0f %12.0f\n", o->sides[res[i].br.side].label,
 				res[i].br.tasks, res[i].br.score[0], res[i].br.score[1]);
 	}
-	fprintf(f, "\n%-30s %4s %10s %9s %14s %12s\n", "core model", "cpus", "instrs/op",
+	fprintf(f, "\n%-30s %4s %10s %6s %9s %14s %12s\n", "core model", "cpus", "instrs/op", "CPI",
 		"SB-stall", "accesses/op", "KiB touched");
 	for (int i = 0; i < nr; i++) {
 		const struct sim_result *r = &res[i];
 
-		fprintf(f, "%-30.30s %4d %10.1f %9.4f %14.1f %12.1f\n", o->sides[r->br.side].label,
-			r->br.tasks, r->instrs_per_op, r->sb_stalls_per_op,
-			r->ops ? (double)r->accesses / r->ops : 0, r->lines * 64 / 1024.0);
+		fprintf(f, "%-30.30s %4d %10.1f %6.3f %9.4f %14.1f %12.1f\n",
+			o->sides[r->br.side].label, r->br.tasks, r->instrs_per_op, r->cpi,
+			r->sb_stalls_per_op, r->ops ? (double)r->accesses / r->ops : 0,
+			r->lines * (double)p->line_bytes / 1024.0);
 	}
 	fprintf(f,
 		"\nratio: against %s at the same CPU count. ns/op: one operation on one "
 		"virtual CPU.\nHITM, RFO (ownership requests), inval, RMW-xfer: coherence "
-		"events per operation.\ninstrs/op: instructions the core model charged; SB-stall: "
+		"events per operation.\ninstrs/op: instructions the core model charged; CPI: the "
+		"cycles per instruction they\nran at (the workload's own where the profile measured "
+		"it); SB-stall: "
 		"stores that found the store buffer full;\naccesses/op: memory accesses simulated "
 		"(the whole run, set-up included) per measured operation; KiB touched: every\n"
 		"line any CPU touched (caches are not finite in the model: compare with a private L2).\n",

@@ -333,11 +333,15 @@ int sim_run_workload(const struct sim_run_opts *o, const struct vfs_config *cfg,
 		     struct sim_result *out)
 {
 	struct run r = { .o = o, .cfg = cfg, .out = out };
+	struct sim_profile prof = *o->prof;
 	void **args;
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	if (!o->ops || sim_setup(o->prof, o->cpus))
+	/* The workload's own speed where the profile measured it. */
+	prof.cpi = sim_profile_cpi(o->prof, o->wl->name);
+	out->cpi = prof.cpi;
+	if (!o->ops || sim_setup(&prof, o->cpus))
 		return -1;
 	if (o->entry_ns >= 0)
 		sim_set_entry_ns(o->entry_ns);

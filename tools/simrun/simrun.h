@@ -75,6 +75,7 @@ struct sim_result {
 	uint64_t switches;
 	/* The core model, per operation: instructions, store-buffer stalls. */
 	double instrs_per_op, sb_stalls_per_op;
+	double cpi; /* the cycles per instruction it ran at (the workload's own, if measured) */
 	/* The simulator's own speed: accesses simulated, host seconds. */
 	uint64_t accesses;
 	uint64_t lines; /* distinct 64-byte lines the run touched */
