@@ -60,6 +60,8 @@ check_PROGRAMS += %D%/check_sim_profile
 #  interrupt                   SIGINT/SIGTERM stop each long command: no
 #                              scratch left, a partial result, 130/143
 #  progress                    progress lines on a terminal only
+#  sim_interrupt               SIGINT stops sim between runs: what finished,
+#                              marked; calibrate keeps an old --out file
 #  layout_check                layout --check: the README's example; rules
 #                              unread or empty are errors, not a pass
 #  layering, layering_selftest includes follow the layers; the check bites
@@ -73,6 +75,7 @@ dist_check_SCRIPTS = \
 	%D%/sim.sh \
 	%D%/sim_plot.sh \
 	%D%/sim_calibrate.sh \
+	%D%/sim_interrupt.sh \
 	%D%/bench_smoke.sh \
 	%D%/outputs.sh \
 	%D%/bench_plot.sh \

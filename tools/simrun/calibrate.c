@@ -18,12 +18,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib/compiler.h"
 #include "tools/bench/bench.h"
 #include "tools/cmd.h"
+#include "tools/interrupt.h"
 #include "tools/simrun/calib.h"
 #include "tools/simrun/hostbench.h"
 
@@ -379,8 +381,9 @@ int sim_calibrate_cmd(int argc, char **argv)
 	};
 	struct calib_opts co = { .interval = 0.2, .rounds = 3 };
 	const char *out = NULL;
+	char tmp[PATH_MAX];
 	struct sim_profile p;
-	FILE *f;
+	FILE *f = stdout;
 	int opt;
 
 	optind = 1;
@@ -429,19 +432,36 @@ int sim_calibrate_cmd(int argc, char **argv)
 			w = e ? e + 1 : NULL;
 		}
 	}
-	f = out ? fopen(out, "w") : stdout;
-	if (!f) {
-		cli_error("sim", "--out: cannot write %s: %s", out, strerror(errno));
-		return 1;
+	/* Into a file beside --out, renamed over it when complete: an old profile survives. */
+	if (out) {
+		mode_t mask = umask(0);
+		int fd;
+
+		umask(mask);
+		if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", out) >= (int)sizeof(tmp) ||
+		    (fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
+			cli_error("sim", "--out: cannot write %s: %s", out, strerror(errno));
+			return 1;
+		}
+		fchmod(fd, 0666 & ~mask);
 	}
-	if (sim_calibrate(&p, &co, f)) {
-		if (out)
+	intr_catch();
+	if (sim_calibrate(&p, &co, f) || intr_pending()) {
+		if (out) {
 			fclose(f);
-		return 1;
+			unlink(tmp);
+		}
+		if (!intr_pending())
+			return 1;
+		fprintf(stderr, "vfslab sim: INTERRUPTED by %s: no profile written\n", intr_name());
+		return intr_status();
 	}
 	sim_profile_write(f, &p);
-	if (fflush(f) || ferror(f) || (out && fclose(f))) {
-		cli_error("sim", "cannot write the profile: %s", strerror(errno));
+	if (fflush(f) || ferror(f) || (out && (fclose(f) || rename(tmp, out)))) {
+		cli_error("sim", "cannot write the profile %s: %s", out ? out : "",
+			  strerror(errno));
+		if (out)
+			unlink(tmp);
 		return 1;
 	}
 	return 0;

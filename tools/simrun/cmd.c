@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tools/cmd.h"
+#include "tools/interrupt.h"
 #include "tools/scenarios.h"
 #include "tools/simrun/simrun.h"
 
@@ -59,7 +60,21 @@ struct sim_cli {
 	const char *json_file, *plot_file;
 	bool progress;
 	const struct scenario *scenario; /* the one being run, for the JSON */
+	int done_tasks; /* CPU counts finished when Ctrl-C came */
 };
+
+/*
+ * Ctrl-C (or SIGTERM) stops a simulation between runs: what finished is
+ * reported, marked, and the status is 128 + the signal. Under a table on
+ * standard output; on standard error for CSV, JSON and TSV.
+ */
+static int interrupted(const struct sim_cli *c, const char *what)
+{
+	FILE *f = c->fmt == BENCH_TABLE && !c->tsv ? stdout : stderr;
+
+	fprintf(f, "vfslab sim: INTERRUPTED by %s: partial result: %s\n", intr_name(), what);
+	return intr_status();
+}
 
 static void usage(FILE *f)
 {
@@ -265,6 +280,12 @@ static int run_all(struct sim_cli *c, const struct sim_profile *p, struct sim_re
 		int base = *nr;
 
 		for (int s = 0; s < o->nr_sides; s++) {
+			/* Ctrl-C: keep the CPU counts every side finished. */
+			if (intr_pending()) {
+				*nr = base;
+				c->done_tasks = k;
+				return 1;
+			}
 			if (run_point(c, p, k, s, &res[*nr], rate[s]))
 				return -1;
 			(*nr)++;
@@ -518,11 +539,24 @@ static int parse_cpus(struct sim_cli *c, const char *s)
 static int run_profile(struct sim_cli *c, const struct sim_profile *p, bool c2c,
 		       struct sim_result *res, int *nr)
 {
+	int ret;
+
 	/* bench's CSV and JSON call it the entry cost: here, the syscall's. */
 	c->o.entry_ns = (long)((c->entry_ns >= 0 ? c->entry_ns : p->syscall_ns) + 0.5);
 	c->o.rounds = SIM_SAMPLES;
-	if (run_all(c, p, res, nr))
+	ret = run_all(c, p, res, nr);
+	if (ret < 0)
 		return 1;
+	if (ret) {
+		char what[96];
+
+		/* No --json or --plot file: they would not say they are partial. */
+		if (*nr)
+			report(stdout, c, p, res, *nr, c2c);
+		snprintf(what, sizeof(what), "%d of %d CPU counts on %s", c->done_tasks,
+			 c->o.nr_tasks, p->name);
+		return interrupted(c, what);
+	}
 	report(stdout, c, p, res, *nr, c2c);
 	if (c->json_file) {
 		FILE *f = fopen(c->json_file, "w");
@@ -683,15 +717,16 @@ static int all_scenarios(struct sim_cli *c, bool c2c)
 	struct verdict v[64][4];
 	int nprof = c->nr_profiles ? c->nr_profiles : 1;
 
-	memset(v, 0, sizeof(v));
-	for (unsigned int i = 0; i < n && i < 64; i++) {
-		int ret = run_scenario(c, &s[i], c2c, v[i]);
+	unsigned int done = 0;
+	int ret = 0;
 
-		if (ret)
-			return ret;
-	}
+	memset(v, 0, sizeof(v));
+	for (; done < n && done < 64 && !ret; done++)
+		ret = run_scenario(c, &s[done], c2c, v[done]);
+	if (ret && !intr_pending())
+		return ret;
 	if (c->fmt != BENCH_TABLE)
-		return 0;
+		return ret;
 	printf("gain ratio: (predicted - 1) / (published - 1); reproduced: 0.5 to 2.0; direction "
 	       "only: the sign alone agrees\n");
 	printf("== summary ==\n%-16s %-11s %5s %10s %10s %10s  %s\n", "scenario", "profile", "cpus",
@@ -712,6 +747,13 @@ static int all_scenarios(struct sim_cli *c, bool c2c)
 			       w->cpus, w->predicted, pub, gain,
 			       direction(w->predicted, w->published));
 		}
+	}
+	if (ret) {
+		char what[64];
+
+		/* The scenario that was running when Ctrl-C came is not in it. */
+		snprintf(what, sizeof(what), "%u of %u scenarios", done - 1, n);
+		return interrupted(c, what);
 	}
 	return 0;
 }
@@ -924,6 +966,7 @@ static int sim_cmd_run(int argc, char **argv)
 		else
 			x.workload = argv[optind];
 	}
+	intr_catch();
 	return sim_run_args(&x);
 }
 

@@ -28,6 +28,7 @@
 #include "lib/compiler.h"
 #include "tools/bench/bench.h"
 #include "tools/cmd.h"
+#include "tools/interrupt.h"
 #include "tools/scenarios.h"
 #include "tools/simrun/calib.h"
 
@@ -527,10 +528,19 @@ int sim_validate_cmd(int argc, char **argv)
 		}
 		o.profile = tmp;
 	}
+	intr_catch();
 	if ((o.native && part_native(&o, &t)) || (o.published && part_published(&t)) ||
 	    (o.artefacts && part_artefacts(&t))) {
-		cli_error("sim", "validate: a run failed");
 		ret = 1;
+		/* Ctrl-C: the row in progress failed with it; the rows above stand. */
+		if (intr_pending()) {
+			printf("vfslab sim: INTERRUPTED by %s: partial result: %d rows, %d outside "
+			       "their band\n",
+			       intr_name(), t.rows, t.outside);
+			ret = intr_status();
+		} else {
+			cli_error("sim", "validate: a run failed");
+		}
 	}
 	if (made)
 		unlink(tmp);
