@@ -94,6 +94,11 @@ unsigned long rp_print_check(const struct rp_log *log, const struct rp_tree *tre
 	       "%lu interrupted, %lu unsupported\n",
 	       calls, o[RP_MATCH], o[RP_MISMATCH], res->field_mismatches, o[RP_SKIP_FOREIGN],
 	       o[RP_SKIP_INTERRUPTED], o[RP_SKIP_UNSUPPORTED] + o[RP_SKIP_NOTASK]);
+	if (res->dir_sizes_skipped)
+		printf("note: %lu directory sizes not compared: the log's filesystem was not tmpfs "
+		       "(st_size %lld at line %u); record on tmpfs, e.g. under /dev/shm, to "
+		       "compare them\n",
+		       res->dir_sizes_skipped, res->first_skipped_size, res->first_skipped_line);
 	if (res->pids_without_clone)
 		printf("note: %lu pids had no clone line; forked from the first process\n",
 		       res->pids_without_clone);
