@@ -29,7 +29,9 @@ void rp_print_log_summary(FILE *f, const char *file, struct rp_log *log, const c
 		"log: %lu lines, %zu calls (%lu replayable) in %d pids; cwd %s (%s), umask %03o\n",
 		log->lines, log->nr, log->replayable, log->nr_pids, log->cwd, cwd_origin,
 		(unsigned int)log->umask);
-	qsort(log->unknown, log->nr_unknown, sizeof(*log->unknown), cmp_count);
+	/* unknown is NULL when every call was known: qsort's pointer is nonnull */
+	if (log->nr_unknown)
+		qsort(log->unknown, log->nr_unknown, sizeof(*log->unknown), cmp_count);
 	fprintf(f, "not replayed:");
 	if (!log->nr_unknown)
 		fprintf(f, " none");
