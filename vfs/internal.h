@@ -330,6 +330,13 @@ long long offset_dir_llseek(struct vfs *v, struct file *f, long long offset, int
 
 /* fs/namei.c's name hash, salted with the parent pointer */
 uint32_t full_name_hash(const void *salt, const char *name, unsigned int len);
+/*
+ * The salt of names under parent (whose inode is dir): the parent's address,
+ * as the kernel's, so it differs run to run under ASLR; with hash-salt=N,
+ * N and dir's inode number, the same in every run.
+ */
+const void *name_hash_salt(const struct vfs *v, const struct dentry *parent,
+			   const struct inode *dir);
 
 static inline void path_get(struct vfs *v, const struct path *p)
 {
