@@ -132,7 +132,7 @@ elif ! grep -q '^not replayed: none$' "$tmp/tiny.out" ||
 	! grep -q '^check: 1 calls: 1 match, 0 mismatch' "$tmp/tiny.out"; then
 	bad "tiny log: --check did not match its one call"
 	cat "$tmp/tiny.out"
-elif ! "$vfslab" replay --no-pin --seconds 0.05 --cwd /dev/shm/rp "$tmp/tiny.log" \
+elif ! "$vfslab" replay --no-pin --seconds 0.2 --cwd /dev/shm/rp "$tmp/tiny.log" \
 	>"$tmp/tiny.out" 2>&1; then
 	bad "tiny log: the throughput run failed"
 	cat "$tmp/tiny.out"

@@ -124,14 +124,6 @@ uint32_t full_name_hash(const void *salt, const char *name, unsigned int len)
 	return fold_hash(x, y);
 }
 
-const void *name_hash_salt(const struct vfs *v, const struct dentry *parent,
-			   const struct inode *dir)
-{
-	if (!v->cfg.hash_salt_fixed)
-		return parent;
-	return (const void *)(uintptr_t)((v->cfg.hash_salt + dir->i_ino) * GOLDEN_RATIO_64);
-}
-
 /*
  * Models hash_name(): hash and length of one component in one pass, a word
  * at a time, stopping at '/' or NUL, salted with the parent dentry so equal
