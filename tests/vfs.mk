@@ -56,6 +56,8 @@ check_PROGRAMS += %D%/check_sim_profile
 #                              are named and refused
 #  replay                      replay --check on recorded strace logs; short
 #                              throughput runs
+#  walk                        PATH byte for byte, up to 4095 bytes; the empty
+#                              path's ENOENT; hash-salt=N's hashes every run
 #  torture, difftest           short runs (their long runs: check-long)
 #  interrupt                   SIGINT/SIGTERM stop each long command: no
 #                              scratch left, a partial result, 130/143
@@ -82,6 +84,7 @@ dist_check_SCRIPTS = \
 	%D%/write_errors.sh \
 	%D%/cli_input.sh \
 	%D%/replay.sh \
+	%D%/walk.sh \
 	%D%/torture.sh \
 	%D%/difftest.sh \
 	%D%/interrupt.sh \

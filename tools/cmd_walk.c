@@ -22,7 +22,11 @@ static void walk_usage(FILE *f)
 		"file) unless --no-create, runs the -e lines (pjdfstest language, e.g.\n"
 		"-e 'symlink /a/b /l'), then walks PATH as stat() does and prints the result; --trace prints\n"
 		"every step: components, hashes, d_seq samples, permission checks,\n"
-		"symlinks, and where and why the walk left RCU mode.\n");
+		"symlinks, and where and why the walk left RCU mode.\n\n"
+		"PATH is taken byte for byte (spaces and ':' are name bytes), up to 4095\n"
+		"bytes (ENAMETOOLONG beyond, as on Linux). In an -e line, a ':' word of its\n"
+		"own separates calls, as in pjdfstest. --variant hash-salt=N gives hashes\n"
+		"that are the same in every run (the default salt is the parent's address).\n");
 }
 
 /* One option into the struct walk_opts at ctx; -1 to go on, else the exit status. */

@@ -438,7 +438,9 @@ static int ck_dentry(struct ck *c, size_t i)
 		    q->name[q->len])
 			return ck_fail(c->err, c->len, "%s: malformed d_name (len %u)",
 				       ck_dpath(c, d, p), q->len);
-		if (hashed && q->hash != full_name_hash(parent, (const char *)q->name, q->len))
+		if (hashed &&
+		    q->hash != full_name_hash(name_hash_salt(v, parent, d_inode(v, parent)),
+					      (const char *)q->name, q->len))
 			return ck_fail(c->err, c->len,
 				       "%s: d_name.hash 0x%08x is not the hash of its name under "
 				       "its parent",

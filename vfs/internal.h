@@ -374,6 +374,20 @@ struct inode {
 	struct rcu_head i_rcu;
 };
 
+/*
+ * The salt of names under parent (whose inode is dir): the parent's address,
+ * as the kernel's, so it differs run to run under ASLR; with hash-salt=N,
+ * N and dir's inode number (times the 64-bit golden ratio), the same in
+ * every run. Inline: link_path_walk() asks once a component.
+ */
+static inline const void *name_hash_salt(const struct vfs *v, const struct dentry *parent,
+					 const struct inode *dir)
+{
+	if (likely(!v->cfg.hash_salt_fixed))
+		return parent;
+	return (const void *)(uintptr_t)((v->cfg.hash_salt + dir->i_ino) * 0x61C8864680B583EBull);
+}
+
 #define S_DEAD 0x1u /* removed directory */
 #define I_LINKABLE 0x2u /* O_TMPFILE inode linkat() may link */
 

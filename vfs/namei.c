@@ -643,7 +643,7 @@ static int link_path_walk(const char *name, struct nameidata *nd)
 		err = may_lookup(nd);
 		if (unlikely(err))
 			return err;
-		hash_len = hash_name(nd->path.dentry, name, &end);
+		hash_len = hash_name(name_hash_salt(nd->v, nd->path.dentry, nd->inode), name, &end);
 		type = LAST_NORM;
 		if (name[0] == '.') {
 			if (hashlen_len(hash_len) == 2 && name[1] == '.') {

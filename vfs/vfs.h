@@ -64,6 +64,8 @@ struct vfs_config {
 	bool fsnotify_parent; /* dget_parent/dput on open, read, close (pre-2020) */
 	enum readdir_mode readdir; /* getdents order and directory offsets */
 	unsigned long long tmpfs_size; /* tmpfs size= in bytes; 0: half of RAM */
+	bool hash_salt_fixed; /* hash-salt=N: names hashed with N, not the parent's address */
+	unsigned long long hash_salt;
 };
 
 /* The defaults: v6.11+ dentry, v6.15 file, lockref with 100 retries, ... */

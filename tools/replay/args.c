@@ -294,11 +294,43 @@ bool rp_parse_fd(const char *s, size_t len, long *fd, const char **deco, size_t 
 	return rp_parse_expr(s, len, fd);
 }
 
-/* "{st_mode=S_IFREG|0644, st_size=3, ...}" (or stx_mode/stx_size). */
-bool rp_parse_stat(const char *s, size_t len, mode_t *mode, long long *size)
+/*
+ * tmpfs's st_dev (shown with strace -v) is an anonymous device, major 0,
+ * and its directories are BOGO_DIRENT_SIZE (20) bytes an entry, "." and
+ * ".." included; ext4's are whole blocks, btrfs's and xfs's neither.
+ */
+static bool tmpfs_like(long dev_major, mode_t mode, long long size)
+{
+	if (dev_major > 0)
+		return false;
+	return !S_ISDIR(mode) || (size >= 40 && size % 20 == 0 && size % 4096 != 0);
+}
+
+/* st_dev=makedev(0x8, 0x1), st_dev=0x801 (raw) or stx_dev_major=8: the major, or -1. */
+static long parse_dev_major(const char *k, size_t kl, const char *v, size_t vl)
+{
+	if (kl == 6 && !memcmp(k, "st_dev", 6)) {
+		unsigned long long dev;
+
+		if (vl > 8 && !memcmp(v, "makedev(", 8))
+			return strtol(v + 8, NULL, 0);
+		dev = strtoull(v, NULL, 0);
+		return (long)(((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xfffULL));
+	}
+	if (kl == 13 && !memcmp(k, "stx_dev_major", 13))
+		return strtol(v, NULL, 0);
+	return -1;
+}
+
+/*
+ * "{st_mode=S_IFREG|0644, st_size=3, ...}" (or stx_mode/stx_size);
+ * not_tmpfs: the st_dev or the directory size shown is not tmpfs's.
+ */
+bool rp_parse_stat(const char *s, size_t len, mode_t *mode, long long *size, bool *not_tmpfs)
 {
 	bool have_mode = false;
 	const char *end = s + len;
+	long major = -1;
 
 	if (!len || *s != '{')
 		return false;
@@ -324,10 +356,13 @@ bool rp_parse_stat(const char *s, size_t len, mode_t *mode, long long *size)
 			} else if ((kl == 7 && !memcmp(k, "st_size", 7)) ||
 				   (kl == 8 && !memcmp(k, "stx_size", 8))) {
 				*size = strtoll(eq + 1, NULL, 0);
+			} else if (major < 0) {
+				major = parse_dev_major(k, kl, eq + 1, comma - eq - 1);
 			}
 		}
 		k = comma + 1;
 	}
+	*not_tmpfs = have_mode && !tmpfs_like(major, *mode, *size);
 	return have_mode;
 }
 

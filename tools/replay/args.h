@@ -32,8 +32,11 @@ char *rp_parse_string(const char *s, const char *lim, const char **end, unsigned
 const char *rp_split_args(const char *s, struct args *a);
 /* A descriptor argument: "3", "3</path>", "AT_FDCWD", "AT_FDCWD</cwd>". */
 bool rp_parse_fd(const char *s, size_t len, long *fd, const char **deco, size_t *decolen);
-/* "{st_mode=S_IFREG|0644, st_size=3, ...}" (or stx_mode/stx_size). */
-bool rp_parse_stat(const char *s, size_t len, mode_t *mode, long long *size);
+/*
+ * "{st_mode=S_IFREG|0644, st_size=3, ...}" (or stx_mode/stx_size);
+ * *not_tmpfs: the st_dev or the directory size shown is not tmpfs's.
+ */
+bool rp_parse_stat(const char *s, size_t len, mode_t *mode, long long *size, bool *not_tmpfs);
 /* "[{iov_base=..., iov_len=5}, {...}]": the sum of iov_len. */
 long rp_parse_iov(const char *s, size_t len);
 /* utimensat's times as a malloc'ed struct timespec[2], or NULL. */

@@ -82,6 +82,13 @@ bool rp_fields_differ(struct engine *e, const struct rp_call *c, long r, char *w
 			return true;
 		}
 		/* a directory's size is its filesystem's; compare tmpfs's only */
+		if (S_ISDIR(c->st_mode) && !injected && (c->flags & RPC_ST_NOT_TMPFS)) {
+			if (!e->discover && !e->res->dir_sizes_skipped++) {
+				e->res->first_skipped_line = c->line;
+				e->res->first_skipped_size = c->st_size;
+			}
+			return false;
+		}
 		if ((S_ISREG(c->st_mode) || S_ISLNK(c->st_mode) ||
 		     (S_ISDIR(c->st_mode) && !injected)) &&
 		    st->st_size != c->st_size) {

@@ -126,7 +126,7 @@ static bool convert(struct parser *ps, struct rp_call *c, const char *sig, const
 		size_t len = i < a->n ? a->len[i] : 0;
 		const char *deco = NULL, *end;
 		size_t decolen = 0;
-		bool trunc = false;
+		bool trunc = false, not_tmpfs;
 		long v = 0;
 
 		if (!s) {
@@ -168,8 +168,8 @@ static bool convert(struct parser *ps, struct rp_call *c, const char *sig, const
 			np++;
 			break;
 		case 'o':
-			if (rp_parse_stat(s, len, &c->st_mode, &c->st_size))
-				c->flags |= RPC_ST_VALID;
+			if (rp_parse_stat(s, len, &c->st_mode, &c->st_size, &not_tmpfs))
+				c->flags |= RPC_ST_VALID | (not_tmpfs ? RPC_ST_NOT_TMPFS : 0);
 			break;
 		case 'r':
 		case 'a':

@@ -117,6 +117,7 @@ enum rp_sys {
 #define RPC_ST_VALID 0x8 /* st_mode/st_size come from the log's output */
 #define RPC_HINT_VALID 0x10 /* hint_mode: what the opened fd was later seen to be */
 #define RPC_HINT_SIZE 0x20 /* hint_size valid too */
+#define RPC_ST_NOT_TMPFS 0x40 /* the stat shown is not tmpfs's: no directory size check */
 
 struct rp_call {
 	int pid;
@@ -375,6 +376,9 @@ struct rp_mismatch {
 struct rp_result {
 	unsigned long outcome[RP_NR_OUTCOMES];
 	unsigned long field_mismatches;
+	unsigned long dir_sizes_skipped; /* RPC_ST_NOT_TMPFS directories */
+	unsigned int first_skipped_line; /* the first one's log line */
+	long long first_skipped_size;
 	unsigned long repairs, pids_without_clone;
 	struct rp_mismatch *mm;
 	size_t nr_mm, cap_mm;

@@ -29,7 +29,9 @@ void rp_print_log_summary(FILE *f, const char *file, struct rp_log *log, const c
 		"log: %lu lines, %zu calls (%lu replayable) in %d pids; cwd %s (%s), umask %03o\n",
 		log->lines, log->nr, log->replayable, log->nr_pids, log->cwd, cwd_origin,
 		(unsigned int)log->umask);
-	qsort(log->unknown, log->nr_unknown, sizeof(*log->unknown), cmp_count);
+	/* unknown is NULL when every call was known: qsort's pointer is nonnull */
+	if (log->nr_unknown)
+		qsort(log->unknown, log->nr_unknown, sizeof(*log->unknown), cmp_count);
 	fprintf(f, "not replayed:");
 	if (!log->nr_unknown)
 		fprintf(f, " none");
@@ -94,6 +96,11 @@ unsigned long rp_print_check(const struct rp_log *log, const struct rp_tree *tre
 	       "%lu interrupted, %lu unsupported\n",
 	       calls, o[RP_MATCH], o[RP_MISMATCH], res->field_mismatches, o[RP_SKIP_FOREIGN],
 	       o[RP_SKIP_INTERRUPTED], o[RP_SKIP_UNSUPPORTED] + o[RP_SKIP_NOTASK]);
+	if (res->dir_sizes_skipped)
+		printf("note: %lu directory sizes not compared: the log's filesystem was not tmpfs "
+		       "(st_size %lld at line %u); record on tmpfs, e.g. under /dev/shm, to "
+		       "compare them\n",
+		       res->dir_sizes_skipped, res->first_skipped_size, res->first_skipped_line);
 	if (res->pids_without_clone)
 		printf("note: %lu pids had no clone line; forked from the first process\n",
 		       res->pids_without_clone);

@@ -256,7 +256,8 @@ void c2c_build(struct c2c_report *r, const struct vfs_config *cfg, unsigned int 
 	if (vfs_config_layouts(cfg, ls, err, sizeof(err)))
 		return;
 	coh_for_each_stats(&sim.coh, collect, &c);
-	qsort(c.v, c.n, sizeof(*c.v), by_stall);
+	if (c.n) /* c.v is NULL when no line saw an event */
+		qsort(c.v, c.n, sizeof(*c.v), by_stall);
 	r->lines_with_events = c.n;
 	r->nlines = c.n < top ? c.n : top;
 	r->lines = calloc(r->nlines ? r->nlines : 1, sizeof(*r->lines));

@@ -15,6 +15,7 @@
 struct tracer {
 	struct vfs *vfs;
 	bool steps; /* --trace: every step, not just the result */
+	bool done; /* the result was printed */
 };
 
 static const char *type_name(mode_t mode)
@@ -46,6 +47,7 @@ static void trace_event(void *ctx, enum walk_event ev, const struct dentry *d, c
 
 	if (!tr->steps && ev != WALK_EV_DONE)
 		return;
+	tr->done |= ev == WALK_EV_DONE;
 	if (d)
 		vfs_dentry_info(tr->vfs, d, &di);
 	switch (ev) {
@@ -104,7 +106,7 @@ static void trace_event(void *ctx, enum walk_event ev, const struct dentry *d, c
 
 int walk_print_trace(struct vfs *vfs, struct task *t, const char *path, bool follow, bool steps)
 {
-	struct tracer tr = { vfs, steps };
+	struct tracer tr = { vfs, steps, false };
 	struct walk_trace wt = { trace_event, &tr };
 	uint64_t before[VFS_EV_NR], after[VFS_EV_NR];
 	int err;
@@ -112,6 +114,9 @@ int walk_print_trace(struct vfs *vfs, struct task *t, const char *path, bool fol
 	vfs_events_read_self(before);
 	err = vfs_walk(t, AT_FDCWD, path, follow, &wt);
 	vfs_events_read_self(after);
+	/* An empty path fails (ENOENT) before the walk starts: its result all the same. */
+	if (!tr.done)
+		trace_event(&tr, WALK_EV_DONE, NULL, NULL, 0, 0, 0, err);
 	printf("counters: rcu_walk %llu, unlazy_ok %llu, unlazy_fail %llu, ref_walk %llu, "
 	       "dcache_miss %llu\n",
 	       (unsigned long long)(after[VFS_EV_RCU_WALK] - before[VFS_EV_RCU_WALK]),
