@@ -21,10 +21,20 @@ if [ "$(nproc)" -lt 2 ]; then
 fi
 "$bin/vfslab" sim calibrate --workloads fstat1,stat1 --rounds 2 --interval 0.1 \
 	--out "$work/host.prof" || fail "calibrate exited $?"
-for key in ghz cpi xfer_cluster_ns upgrade syscall_ns; do
+for key in ghz cpi xfer_cluster_ns upgrade dirty_read_moves line_bytes copy_mlp syscall_ns \
+	cpi.fstat1 cpi.stat1; do
 	grep -q "^$key = [0-9]" "$work/host.prof" || fail "no $key in the profile"
 done
 grep -q '^#   fstat1 ' "$work/host.prof" || fail "no per-workload line"
+grep -q '^# line probe: ' "$work/host.prof" || fail "no line probe in the profile's log"
+# The run uses the workload's own cycles per instruction.
+want=$(sed -n 's/^cpi\.fstat1 = //p' "$work/host.prof")
+"$bin/vfslab" sim fstat1 --cpus 1 --ops 100 --profile "$work/host.prof" |
+	awk -v w="$want" '/^core model/ { t = 1; next } t && $1 == "vfslab" { print $4; exit }' \
+	>"$work/cpi"
+awk -v w="$want" '{ exit !($1 > w - 0.0011 && $1 < w + 0.0011) }' "$work/cpi" ||
+	fail "fstat1 ran at CPI $(cat "$work/cpi"), not its own $want"
+ls "$work"/host.prof.* >/dev/null 2>&1 && fail "calibrate left $(ls "$work"/host.prof.*)"
 "$bin/vfslab" sim fstat1 --cpus 1,2 --ops 100 --profile "$work/host.prof" >"$work/out" ||
 	fail "sim could not use the calibrated profile"
 grep -q '^machine host: ' "$work/out" || fail "the run does not name the host profile"
