@@ -14,7 +14,7 @@ check_PROGRAMS += \
 	%D%/check_check
 EXTRA_DIST += %D%/vfs_test.h
 # tools/out: the CSV writer and the JSON helpers every output goes through.
-check_PROGRAMS += %D%/check_out
+check_PROGRAMS += %D%/check_out %D%/check_names
 %C%_check_out_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 
 # The many-core simulator (tools/sim): the coherence model on hand-computed
@@ -54,6 +54,8 @@ check_PROGRAMS += %D%/check_sim_profile
 #  write_errors                stdout on /dev/full fails every command
 #  cli_input                   bad numbers, paths, variants and help topics
 #                              are named and refused
+#  shell                       the shell's fdtable and dentry name f_flags
+#                              and d_flags
 #  replay                      replay --check on recorded strace logs; short
 #                              throughput runs
 #  torture, difftest           short runs (their long runs: check-long)
@@ -78,6 +80,7 @@ dist_check_SCRIPTS = \
 	%D%/bench_plot.sh \
 	%D%/write_errors.sh \
 	%D%/cli_input.sh \
+	%D%/shell.sh \
 	%D%/replay.sh \
 	%D%/torture.sh \
 	%D%/difftest.sh \
