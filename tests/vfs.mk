@@ -64,6 +64,8 @@ check_PROGRAMS += %D%/check_sim_profile
 #  progress                    progress lines on a terminal only
 #  layout_check                layout --check: the README's example; rules
 #                              unread or empty are errors, not a pass
+#  layout_print                arrays, unions and sizes as the kernel's;
+#                              pahole's own output where it is installed
 #  layering, layering_selftest includes follow the layers; the check bites
 #  man_options                 doc/vfslab.1 lists what each --help does
 #  install                     examples/ built on a `make install` copy
@@ -87,6 +89,7 @@ dist_check_SCRIPTS = \
 	%D%/interrupt.sh \
 	%D%/progress.sh \
 	%D%/layout_check.sh \
+	%D%/layout_print.sh \
 	%D%/layering.sh \
 	%D%/layering_selftest.sh \
 	%D%/man_options.sh \
