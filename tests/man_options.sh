@@ -56,6 +56,16 @@ items() {
 		sed -E 's/^ +//; s/ {2,}.*//; s/ [A-Z[].*//' | tr ',' '\n' | tr -d ' ' | sort -u
 }
 
+# same WHAT HELP MAN: command $c's two sorted lists of WHAT agree; each
+# difference is named.
+same() {
+	only_help=$(comm -23 "$2" "$3" | tr '\n' ' ')
+	only_man=$(comm -13 "$2" "$3" | tr '\n' ' ')
+	[ -n "$only_help" ] && bad "$c: $1 in --help, not in vfslab.1: $only_help"
+	[ -n "$only_man" ] && bad "$c: $1 in vfslab.1, not in --help: $only_man"
+	[ -z "$only_help$only_man" ] && ok "$c: $(wc -l <"$2" | tr -d ' ') $1, the same in both"
+}
+
 # Subcommands with entries of their own (".B sim calibrate").
 subs="sim:calibrate sim:validate"
 
@@ -107,21 +117,10 @@ for c in $cmds $subs; do
 		continue
 	fi
 	longopts <"$work/entry" >"$work/from-man"
-	only_help=$(comm -23 "$work/from-help" "$work/from-man" | tr '\n' ' ')
-	only_man=$(comm -13 "$work/from-help" "$work/from-man" | tr '\n' ' ')
-	[ -n "$only_help" ] && bad "$c: in --help, not in vfslab.1: $only_help"
-	[ -n "$only_man" ] && bad "$c: in vfslab.1, not in --help: $only_man"
-	[ -z "$only_help$only_man" ] &&
-		ok "$c: $(wc -l <"$work/from-help" | tr -d ' ') long options, the same in both"
-
+	same "long options" "$work/from-help" "$work/from-man"
 	shortopts <"$work/help" >"$work/short-help"
 	shortopts <"$work/entry" >"$work/short-man"
-	only_help=$(comm -23 "$work/short-help" "$work/short-man" | tr '\n' ' ')
-	only_man=$(comm -13 "$work/short-help" "$work/short-man" | tr '\n' ' ')
-	[ -n "$only_help" ] && bad "$c: short options in --help, not in vfslab.1: $only_help"
-	[ -n "$only_man" ] && bad "$c: short options in vfslab.1, not in --help: $only_man"
-	[ -z "$only_help$only_man" ] &&
-		ok "$c: $(wc -l <"$work/short-help" | tr -d ' ') short options, the same in both"
+	same "short options" "$work/short-help" "$work/short-man"
 
 	optvalues <"$work/help" >"$work/values-help"
 	optvalues <"$work/entry" >"$work/values-man"
