@@ -105,7 +105,10 @@ START_TEST(test_files_struct_presets)
 	ck_assert_uint_eq(l.off[S(next_fd)], 132);
 	ck_assert_uint_eq(l.off[S(close_on_exec_init)], 136);
 	ck_assert_uint_eq(l.off[S(fd_array)], 160);
-	ck_assert_uint_eq(l.size, 672);
+	/* ____cacheline_aligned_in_smp file_lock aligns the struct: 672 rounds to 704. */
+	ck_assert_uint_eq(l.size, 704);
+	ck_assert_uint_eq(l.align, 64);
+	ck_assert_uint_eq(layout_stride(&l), 704);
 	/* The what-if: the lock and next_fd in line 0 with count and fdt. */
 	l = build(LS_FILES, "shared-lock");
 	ck_assert_uint_lt(l.off[S(file_lock)], 64);
@@ -200,6 +203,29 @@ START_TEST(test_parse_valid)
 	ck_assert_uint_eq(a.align, 64);
 	ck_assert_int_eq(layout_field_index(&a, "d_child"), D(d_sib));
 	ck_assert_int_eq(layout_field_index(&a, "nope"), -1);
+	/* An `align` aligns the struct too, as an aligned member does in C: sizeof rounds up. */
+	ck_assert_int_eq(layout_parse(&a, LS_FILES,
+				      "struct files_struct\ncount\nresize_in_progress\n"
+				      "resize_wait 24\nfdt\nfdtab\nalign 128\nfile_lock\nnext_fd\n"
+				      "close_on_exec_init\nopen_fds_init\nfull_fds_bits_init\n"
+				      "fd_array\n",
+				      "t", err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(a.off[S(file_lock)], 128);
+	ck_assert_uint_eq(a.off[S(fd_array)], 160);
+	ck_assert_uint_eq(a.size, 768);
+	ck_assert_uint_eq(a.align, 128);
+	ck_assert_uint_eq(layout_stride(&a), 768);
+	/* Already aligned, it still counts: 640 bytes round to 768. */
+	ck_assert_int_eq(layout_parse(&a, LS_FILES,
+				      "struct files_struct\nalign 256\ncount\nresize_in_progress\n"
+				      "resize_wait 24\nfdt\nfdtab\nfile_lock\nnext_fd\n"
+				      "close_on_exec_init\nopen_fds_init\nfull_fds_bits_init\n"
+				      "fd_array\n",
+				      "t", err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(a.size, 768);
+	ck_assert_uint_eq(a.align, 256);
 }
 END_TEST
 

@@ -14,7 +14,7 @@ check_PROGRAMS += \
 	%D%/check_check
 EXTRA_DIST += %D%/vfs_test.h
 # tools/out: the CSV writer and the JSON helpers every output goes through.
-check_PROGRAMS += %D%/check_out
+check_PROGRAMS += %D%/check_out %D%/check_names
 %C%_check_out_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 
 # The many-core simulator (tools/sim): the coherence model on hand-computed
@@ -54,6 +54,8 @@ check_PROGRAMS += %D%/check_sim_profile
 #  write_errors                stdout on /dev/full fails every command
 #  cli_input                   bad numbers, paths, variants and help topics
 #                              are named and refused
+#  shell                       the shell's fdtable and dentry name f_flags
+#                              and d_flags
 #  replay                      replay --check on recorded strace logs; short
 #                              throughput runs
 #  walk                        PATH byte for byte, up to 4095 bytes; the empty
@@ -66,6 +68,8 @@ check_PROGRAMS += %D%/check_sim_profile
 #                              marked; calibrate keeps an old --out file
 #  layout_check                layout --check: the README's example; rules
 #                              unread or empty are errors, not a pass
+#  layout_print                arrays, unions and sizes as the kernel's;
+#                              pahole's own output where it is installed
 #  layering, layering_selftest includes follow the layers; the check bites
 #  man_options                 doc/vfslab.1 lists what each --help does
 #  install                     examples/ built on a `make install` copy
@@ -83,6 +87,7 @@ dist_check_SCRIPTS = \
 	%D%/bench_plot.sh \
 	%D%/write_errors.sh \
 	%D%/cli_input.sh \
+	%D%/shell.sh \
 	%D%/replay.sh \
 	%D%/walk.sh \
 	%D%/torture.sh \
@@ -90,6 +95,7 @@ dist_check_SCRIPTS = \
 	%D%/interrupt.sh \
 	%D%/progress.sh \
 	%D%/layout_check.sh \
+	%D%/layout_print.sh \
 	%D%/layering.sh \
 	%D%/layering_selftest.sh \
 	%D%/man_options.sh \

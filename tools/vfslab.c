@@ -50,7 +50,7 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n`vfslab help COMMAND` or `vfslab COMMAND --help` for details;\n"
-		   "`vfslab help variants` for the --variant keys.\n");
+		   "`vfslab help variants` for the --variant keys; `vfslab --version`.\n");
 }
 
 static const struct command *find(const char *name)

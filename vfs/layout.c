@@ -238,7 +238,7 @@ int layout_parse(struct layout *l, enum layout_struct s, const char *text, const
 {
 	const struct layout_desc *d = &descs[s];
 	char *copy = strdup(text), *save = NULL, *line;
-	unsigned int pos = 0, lineno = 0, placed = 0;
+	unsigned int pos = 0, lineno = 0, placed = 0, struct_align = 8;
 	bool seen_struct = false;
 	int ret = -1;
 
@@ -250,7 +250,7 @@ int layout_parse(struct layout *l, enum layout_struct s, const char *text, const
 	for (line = copy; line; line = save) {
 		char *w[8];
 		int n, idx;
-		unsigned int v, size, at;
+		unsigned int v, size, at, align = 0;
 
 		/* Line by line, blank ones included, so numbers match the file. */
 		save = strchr(line, '\n');
@@ -300,9 +300,12 @@ int layout_parse(struct layout *l, enum layout_struct s, const char *text, const
 					     origin, lineno, v);
 					goto out;
 				}
+				/* As an aligned member: the struct is aligned so too. */
+				if (v > struct_align)
+					struct_align = v;
+				align = v;
+				/* Kept even when empty: the struct's alignment. */
 				v = (pos + v - 1) / v * v - pos;
-				if (!v)
-					continue;
 			}
 			if (l->nr_pads == LAYOUT_MAX_PADS) {
 				fail(err, errlen, "%s:%u: more than %d pads", origin, lineno,
@@ -310,6 +313,7 @@ int layout_parse(struct layout *l, enum layout_struct s, const char *text, const
 				goto out;
 			}
 			l->pads[l->nr_pads].off = pos;
+			l->pads[l->nr_pads].align = align;
 			l->pads[l->nr_pads++].size = v;
 			pos += v;
 			continue;
@@ -375,7 +379,10 @@ int layout_parse(struct layout *l, enum layout_struct s, const char *text, const
 			goto out;
 		}
 	}
-	l->size = (pos + 7) / 8 * 8;
+	/* sizeof(): a multiple of the struct's alignment, as C has it. */
+	l->size = (pos + struct_align - 1) / struct_align * struct_align;
+	if (struct_align > l->align)
+		l->align = struct_align;
 	ret = layout_validate(l, err, errlen);
 out:
 	free(copy);

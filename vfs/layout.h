@@ -14,7 +14,8 @@
  *	d_iname 40          # slot size (default: the field's own size)
  *	d_sib 16 as d_child # print under the kernel's older name
  *	pad 8               # explicit hole
- *	align 64            # next field starts on a 64-byte boundary
+ *	align 64            # next field starts on a 64-byte boundary, and the
+ *	                    # struct is 64-byte aligned (____cacheline_aligned)
  *	d_lockref @128      # or at an exact offset
  *
  * Fields are placed in the order given at their natural alignment unless an
@@ -76,8 +77,8 @@ struct layout_desc {
 struct layout {
 	char name[LAYOUT_NAME_MAX];
 	const struct layout_desc *desc;
-	unsigned int size; /* sizeof(), before cache alignment */
-	unsigned int align; /* object alignment (64 with hwcache) */
+	unsigned int size; /* sizeof(): a multiple of the largest `align` */
+	unsigned int align; /* object alignment: 64 with hwcache, or the largest `align` */
 	unsigned short off[LAYOUT_MAX_FIELDS];
 	unsigned short slot[LAYOUT_MAX_FIELDS];
 	char alias[LAYOUT_MAX_FIELDS][24]; /* printed name, or "" */
@@ -85,6 +86,8 @@ struct layout {
 	unsigned int nr_pads;
 	struct {
 		unsigned short off, size;
+		unsigned short
+			align; /* N of the `align N` that left it (maybe 0 bytes), 0 for `pad` */
 	} pads[LAYOUT_MAX_PADS];
 };
 

@@ -91,9 +91,9 @@ static int vfs_layouts(struct vfs *v, char *err, size_t errlen)
 /* A struct laid out at run time gets the slab alignment its layout asks. */
 static struct kmem_cache *layout_cache(const char *name, const struct layout *l, unsigned int flags)
 {
-	unsigned int align = l->align == 64 || l->size % 64 == 0 ? 64 : 8;
+	unsigned int align = l->align < 64 && l->size % 64 == 0 ? 64 : l->align;
 
-	if (l->align == 64)
+	if (l->align >= 64)
 		flags |= SLAB_HWCACHE_ALIGN;
 	return kmem_cache_create(name, l->size, align, flags);
 }

@@ -161,6 +161,27 @@ struct walk_trace {
 	void *ctx;
 };
 
+/*
+ * d_flags, include/linux/dcache.h: here rather than in internal.h so that
+ * the tools name the bits dentry_info.flags holds.
+ */
+#define DCACHE_OP_HASH 0x00000001u
+#define DCACHE_OP_COMPARE 0x00000002u
+#define DCACHE_OP_REVALIDATE 0x00000004u
+#define DCACHE_OP_DELETE 0x00000008u
+#define DCACHE_REFERENCED 0x00000040u
+#define DCACHE_DONTCACHE 0x00000080u
+#define DCACHE_MOUNTED 0x00010000u
+#define DCACHE_LRU_LIST 0x00080000u
+#define DCACHE_ENTRY_TYPE 0x00700000u
+#define DCACHE_MISS_TYPE 0x00000000u
+#define DCACHE_DIRECTORY_TYPE 0x00200000u
+#define DCACHE_REGULAR_TYPE 0x00400000u
+#define DCACHE_SPECIAL_TYPE 0x00500000u
+#define DCACHE_SYMLINK_TYPE 0x00600000u
+#define DCACHE_DENTRY_KILLED 0x01000000u
+#define DCACHE_DISCONNECTED 0x02000000u
+
 struct dentry_info {
 	char name[256];
 	int count; /* d_lockref.count; < 0 when dead */

@@ -55,19 +55,10 @@ void fstest_put_flags(FILE *out, const struct sys_name *t, long long v)
 /* F_GETFL's answer: access mode first, then the status flags. */
 void fstest_put_open_flags(FILE *out, long long v)
 {
-	const char *acc = sys_name_of(sys_open_flags, v & O_ACCMODE);
-	long long rest = v & ~(long long)O_ACCMODE;
+	char buf[512];
 
-	/* An O_PATH descriptor has no access mode to speak of. */
-	if ((v & O_PATH) && !(v & O_ACCMODE)) {
-		fstest_put_flags(out, sys_open_flags, rest);
-		return;
-	}
-	fputs(acc ? acc : "O_ACCMODE", out);
-	if (rest) {
-		fputc(',', out);
-		fstest_put_flags(out, sys_open_flags, rest);
-	}
+	sys_flag_word_format(buf, sizeof(buf), &sys_file_flags, v, SYS_FLAGS_FSTEST);
+	fputs(buf, out);
 }
 
 static const char *type_name(mode_t mode)

@@ -10,6 +10,7 @@
 #include "tools/fstest/fstest.h"
 #include "tools/layout/pahole.h"
 #include "tools/shell/shell.h"
+#include "tools/sys/names.h"
 #include "vfs/layout.h"
 #include "vfs/vfs.h"
 
@@ -17,6 +18,7 @@ void shell_show_dentry(struct task *t, const char *path, bool follow)
 {
 	struct dentry_info di;
 	struct dentry_chain_info ch;
+	char flags[256];
 	int err = vfs_inspect_path(t, path, follow, &di, &ch);
 
 	if (err) {
@@ -27,12 +29,8 @@ void shell_show_dentry(struct task *t, const char *path, bool follow)
 	       di.hashed ? "" : " (unhashed)");
 	printf("  d_count %d (the caller's lookup reference excluded), d_seq %u%s\n", di.count,
 	       di.seq, di.seq & 1 ? " (odd: a writer is inside)" : "");
-	printf("  d_flags 0x%08x, type %s\n", di.flags,
-	       (di.flags & 0x00700000) == 0x00200000 ? "directory" :
-	       (di.flags & 0x00700000) == 0x00400000 ? "regular" :
-	       (di.flags & 0x00700000) == 0x00600000 ? "symlink" :
-	       (di.flags & 0x00700000) == 0x00500000 ? "special" :
-						       "miss");
+	sys_flag_word_format(flags, sizeof(flags), &sys_dentry_flags, di.flags, SYS_FLAGS_C);
+	printf("  d_flags 0x%08x (%s)\n", di.flags, flags);
 	printf("  d_name.hash 0x%08x, bucket %lu, position %u of %u in its chain\n", di.hash,
 	       ch.bucket, ch.position, ch.length);
 	if (!di.negative)
@@ -43,6 +41,7 @@ void shell_show_dentry(struct task *t, const char *path, bool follow)
 void shell_show_fdtable(struct task *t)
 {
 	struct fdtable_info fi;
+	char flags[256];
 
 	vfs_inspect_fdtable(t, &fi);
 	printf("files_struct: %d user%s, fdtable %s, max_fds %u, next_fd %u, %u open\n", fi.users,
@@ -53,10 +52,13 @@ void shell_show_fdtable(struct task *t)
 		printf("  open_fds[%u] %016lx  close_on_exec[%u] %016lx\n", w, fi.open_fds[w], w,
 		       fi.close_on_exec[w]);
 	printf("  full_fds_bits[0] %016lx\n", fi.full_fds_bits);
-	for (int i = 0; i < fi.nr_fds; i++)
-		printf("  fd %-4d ino %-6lu f_count %-3lu f_pos %-8lld f_flags 0%o%s\n",
+	for (int i = 0; i < fi.nr_fds; i++) {
+		sys_flag_word_format(flags, sizeof(flags), &sys_file_flags, fi.fds[i].flags,
+				     SYS_FLAGS_C);
+		printf("  fd %-4d ino %-6lu f_count %-3lu f_pos %-8lld f_flags %#x (%s)\n",
 		       fi.fds[i].fd, fi.fds[i].ino, fi.fds[i].count, fi.fds[i].pos, fi.fds[i].flags,
-		       fi.fds[i].mode & 0x4000 ? " (O_PATH)" : "");
+		       flags);
+	}
 }
 
 int shell_show_layouts(const struct vfs_config *cfg, const char *which)

@@ -113,7 +113,8 @@ static void usage(FILE *f)
 		"  --json FILE         also write JSON to FILE\n"
 		"  --plot FILE         simulated ops/s against CPUs (.png or .svg, gnuplot)\n"
 		"  --entry-ns N        syscall entry plus exit in ns (default: the profile's),\n"
-		"                      as vfslab bench --entry-ns sets the native side's\n",
+		"                      as vfslab bench --entry-ns sets the native side's\n"
+		"  --progress          a line on stderr per simulated run: what, how long\n",
 		SIM_MAX_CPUS, SIM_DEFAULT_OPS, SIM_DEFAULT_TOP);
 }
 

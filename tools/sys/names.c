@@ -11,12 +11,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <linux/close_range.h>
+
+#include "vfs/vfs.h"
 
 /* The kernel's O_LARGEFILE, which F_GETFL reports even where glibc's is 0. */
 #if O_LARGEFILE != 0
@@ -57,13 +60,13 @@ const struct sys_name sys_open_flags[] = {
 	N(O_ASYNC),
 	N(O_DIRECT),
 	{ "O_LARGEFILE", K_O_LARGEFILE },
+	N(O_TMPFILE), /* O_DIRECTORY's bit and its own */
 	N(O_DIRECTORY),
 	N(O_NOFOLLOW),
 	N(O_NOATIME),
 	N(O_CLOEXEC),
 	N(O_PATH),
 	N(O_NOCTTY),
-	N(O_TMPFILE),
 	N(O_FSYNC),
 	N(O_NDELAY),
 	END,
@@ -212,23 +215,107 @@ const char *sys_name_of(const struct sys_name *t, long long v)
 	return NULL;
 }
 
-int sys_flags_format(char *buf, size_t len, const struct sys_name *t, long long v)
+/* Appends to buf as snprintf would at pos; returns the new pos. */
+static size_t put(char *buf, size_t len, size_t pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static size_t put(char *buf, size_t len, size_t pos, const char *fmt, ...)
 {
-	const char *sep = "";
-	size_t pos = 0;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf + (pos < len ? pos : 0), pos < len ? len - pos : 0, fmt, ap);
+	va_end(ap);
+	return pos + (n > 0 ? (size_t)n : 0);
+}
+
+/* The names of v's bits from t after pos (sep before each if *first is false). */
+static size_t put_bits(char *buf, size_t len, size_t pos, const struct sys_name *t, long long v,
+		       enum sys_flags_style style, bool *first)
+{
+	const char *sep = style == SYS_FLAGS_C ? "|" : ",";
 
 	for (; t->name && v; t++) {
 		if (t->value && (v & t->value) == t->value) {
-			pos += snprintf(buf + pos, pos < len ? len - pos : 0, "%s%s", sep, t->name);
+			pos = put(buf, len, pos, "%s%s", *first ? "" : sep, t->name);
 			v &= ~t->value;
-			sep = ",";
+			*first = false;
 		}
 	}
-	if (v)
-		pos += snprintf(buf + pos, pos < len ? len - pos : 0, "%s0%llo", sep,
-				(unsigned long long)v);
-	else if (!*sep)
-		pos += snprintf(buf + pos, pos < len ? len - pos : 0, "0");
+	if (v) {
+		pos = put(buf, len, pos, style == SYS_FLAGS_C ? "%s%#llx" : "%s0%llo",
+			  *first ? "" : sep, (unsigned long long)v);
+		*first = false;
+	}
+	return pos;
+}
+
+int sys_flags_format(char *buf, size_t len, const struct sys_name *t, long long v)
+{
+	bool first = true;
+	size_t pos = put_bits(buf, len, 0, t, v, SYS_FLAGS_FSTEST, &first);
+
+	if (first)
+		pos = put(buf, len, pos, "0");
+	return (int)pos;
+}
+
+/* Linux's access modes: 3 is no mode of open(2)'s, but an fd may carry it. */
+static const struct sys_name open_accmodes[] = {
+	N(O_RDONLY), N(O_WRONLY), N(O_RDWR), { "O_ACCMODE", O_ACCMODE }, END,
+};
+
+const struct sys_flag_word sys_file_flags = {
+	.bits = sys_open_flags,
+	.field_mask = O_ACCMODE,
+	.field = open_accmodes,
+	/* An O_PATH descriptor has no access mode to speak of. */
+	.field_unless = O_PATH,
+};
+
+/* vfs/'s DCACHE_* bits, which mirror include/linux/dcache.h. */
+static const struct sys_name dentry_flag_bits[] = {
+	N(DCACHE_OP_HASH),
+	N(DCACHE_OP_COMPARE),
+	N(DCACHE_OP_REVALIDATE),
+	N(DCACHE_OP_DELETE),
+	N(DCACHE_REFERENCED),
+	N(DCACHE_DONTCACHE),
+	N(DCACHE_MOUNTED),
+	N(DCACHE_LRU_LIST),
+	N(DCACHE_DENTRY_KILLED),
+	N(DCACHE_DISCONNECTED),
+	END,
+};
+
+static const struct sys_name dentry_types[] = {
+	N(DCACHE_MISS_TYPE),	N(DCACHE_DIRECTORY_TYPE), N(DCACHE_REGULAR_TYPE),
+	N(DCACHE_SPECIAL_TYPE), N(DCACHE_SYMLINK_TYPE),	  END,
+};
+
+const struct sys_flag_word sys_dentry_flags = {
+	.bits = dentry_flag_bits,
+	.field_mask = DCACHE_ENTRY_TYPE,
+	.field = dentry_types,
+};
+
+int sys_flag_word_format(char *buf, size_t len, const struct sys_flag_word *w, long long v,
+			 enum sys_flags_style style)
+{
+	long long field = v & w->field_mask;
+	const char *name = sys_name_of(w->field, field);
+	bool first = true;
+	size_t pos = 0;
+
+	/* A field without a name is written as leftover bits. */
+	if (name && (field || !(v & w->field_unless))) {
+		pos = put(buf, len, pos, "%s", name);
+		v &= ~w->field_mask;
+		first = false;
+	}
+	pos = put_bits(buf, len, pos, w->bits, v, style, &first);
+	if (first)
+		pos = put(buf, len, pos, "0");
 	return (int)pos;
 }
 

@@ -49,6 +49,33 @@ const char *sys_name_of(const struct sys_name *t, long long v);
  */
 int sys_flags_format(char *buf, size_t len, const struct sys_name *t, long long v);
 
+/*
+ * How a flag word is written: names joined by ',' and bits no name covers
+ * in octal, as fstest's scripts write them; or joined by '|' and the rest
+ * in hex, as C and strace write them.
+ */
+enum sys_flags_style { SYS_FLAGS_FSTEST, SYS_FLAGS_C };
+
+/*
+ * A flag word whose bits under field_mask hold one value rather than flags
+ * (O_ACCMODE's access mode, DCACHE_ENTRY_TYPE's entry type): that value's
+ * name is written first, then the other bits' names.
+ */
+struct sys_flag_word {
+	const struct sys_name *bits; /* as sys_flags_format takes them */
+	long long field_mask;
+	const struct sys_name *field; /* the names of the field's values */
+	/* Bits that, set beside a zero field, leave it unnamed (O_PATH). */
+	long long field_unless;
+};
+
+extern const struct sys_flag_word sys_file_flags; /* f_flags, F_GETFL's answer */
+extern const struct sys_flag_word sys_dentry_flags; /* d_flags, DCACHE_* */
+
+/* v decoded by w: "O_RDWR|O_LARGEFILE". Returns what snprintf would. */
+int sys_flag_word_format(char *buf, size_t len, const struct sys_flag_word *w, long long v,
+			 enum sys_flags_style style);
+
 /* The symbolic name of a Linux errno (a positive value: "ENODATA"), or NULL. */
 const char *sys_errno_name(int err);
 /* The errno named name ("ENOENT"), or 0. */
