@@ -238,6 +238,8 @@ int cmd_bench(int argc, char **argv)
 	ret = bench_options(argc, argv, &bc);
 	if (ret >= 0)
 		return ret;
+	if (bc.tree && cli_parse_only)
+		return 0;
 	intr_catch();
 	if (bc.tree) {
 		ret = bench_tree(bc.tree, bc.peer, bc.o.tmpdir) ? 1 : 0;
@@ -251,6 +253,8 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (bench_sides(&bc))
 		return 2;
+	if (cli_parse_only)
+		return 0;
 	bench_cli_finish(&bc.o);
 	return bench_go(&bc);
 }

@@ -429,6 +429,8 @@ int sim_calibrate_cmd(int argc, char **argv)
 			w = e ? e + 1 : NULL;
 		}
 	}
+	if (cli_parse_only)
+		return 0;
 	f = out ? fopen(out, "w") : stdout;
 	if (!f) {
 		cli_error("sim", "--out: cannot write %s: %s", out, strerror(errno));

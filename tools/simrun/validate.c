@@ -500,6 +500,8 @@ int sim_validate_cmd(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (cli_parse_only)
+		return 0;
 	if (o.native && o.entry_ns < 0)
 		o.entry_ns = bench_host_syscall_ns();
 	if (o.native && !o.profile) {
