@@ -82,7 +82,7 @@ srcs() {
 	for d in lib vfs; do
 		sed -n 's|.*%D%/\([A-Za-z0-9_]*\.c\).*|'"$d"'/\1|p' "$top/$d/local.mk"
 	done
-	echo tools/fstest/extensions.c tools/fstest/output.c tools/fstest/parse.c tools/fstest/pjdfstest.c tools/fstest/run.c tools/fstest/tokenize.c tools/fstest/vfs.c tools/sys/names.c tools/sys/sys.c tools/sys/vfslab.c
+	echo tools/fstest/extensions.c tools/fstest/output.c tools/fstest/parse.c tools/fstest/pjdfstest.c tools/fstest/run.c tools/fstest/tokenize.c tools/fstest/vfs.c tools/sys/names.c tools/sys/sys.c tools/sys/vfslab.c tools/interrupt.c
 }
 
 # All of libtools.a (tools/local.mk, tools/simrun/local.mk), vfslab's sim
@@ -117,10 +117,11 @@ compile() {
 }
 
 build() {
-	objs=
+	objs= core=
 	for s in $(srcs); do
 		o=$(compile "$s" -fsanitize=fuzzer-no-link) || return 1
 		objs="$objs $o"
+		case $s in lib/* | vfs/*) core="$core $o" ;; esac
 	done
 	for h in fstest layout; do
 		# shellcheck disable=SC2086
@@ -136,10 +137,11 @@ build() {
 	o=$(compile tools/sim/profile.c "-fsanitize=fuzzer-no-link -DVFSLAB_SIM") || return 1
 	# The lib/ and vfs/ objects last: tools/ needs them, not they tools/.
 	# shellcheck disable=SC2086
-	$cc $cflags -fsanitize=fuzzer "$top/tests/fuzz/fuzz_cli.c" $tobjs "$o" $objs \
+	$cc $cflags -fsanitize=fuzzer "$top/tests/fuzz/fuzz_cli.c" $tobjs "$o" $core \
 		$libs $toollibs -o "$out/fuzz_cli" || return 1
 	# shellcheck disable=SC2086
-	$cc $cflags "$top/tests/fuzz/dump_presets.c" "$out/obj/vfs_layout.o" -fsanitize=fuzzer-no-link \
+	$cc $cflags "$top/tests/fuzz/dump_presets.c" "$out/obj/vfs_layout.o" "$out/obj/lib_kstrtox.o" \
+		-fsanitize=fuzzer-no-link \
 		-o "$out/dump_presets" || return 1
 }
 
@@ -180,7 +182,7 @@ seed() {
 	fi
 	for f in "$out"/seeds-cli/*; do
 		[ -f "$f" ] && tr '\0' '\n' <"$f"
-	done | grep -v '["\\]' | grep . | sort -u | sed 's/.*/"&"/' >"$out/cli.dict"
+	done | grep -v '["\\]' | grep -v -- '^--.*=' | grep . | sort -u | sed 's/.*/"&"/' >"$out/cli.dict"
 	{
 		for w in struct hwcache pad align as dentry file files_struct randomize: @ +; do
 			echo "\"$w\""
