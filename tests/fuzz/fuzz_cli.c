@@ -5,14 +5,16 @@
  * vfslab_main() looks up in the real table ("sim" then "calibrate" reaches
  * sim calibrate). cli_parse_only makes each command stop once its
  * arguments are parsed and checked. Whatever the input, the parse must not
- * crash, leak or hang, must exit 0, 1 or 2, and a non-zero status must
- * come with a message on stderr.
+ * crash, leak or hang, must exit 0, 1 or 2, a non-zero status must come
+ * with a message on stderr, and SIGINT must stay the fuzzer's: a command
+ * that catches it (tools/interrupt.c) has begun its work.
  *
  * Fuzz with tests/fuzz/run.sh; `make check` replays the seeds
  * (tests/fuzz/cli_seeds.sh) through tests/fuzz/replay.c (tests/fuzz_cli.sh).
  */
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +23,8 @@
 
 #include "tools/cmd.h"
 
-/* More arguments than any command takes; longer inputs are cut there. */
-#define MAX_ARGS 64
+/* Past every limit on repeated options (walk -e: 64); longer inputs are cut. */
+#define MAX_ARGS 256
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -67,8 +69,19 @@ static void getopt_reset(void)
 	opterr = 1;
 }
 
+/* SIGINT's handler before a parse; libFuzzer sets it after LLVMFuzzerInitialize(). */
+static void (*sigint_handler(void))(int)
+{
+	struct sigaction sa;
+
+	if (sigaction(SIGINT, NULL, &sa))
+		abort();
+	return sa.sa_handler;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	void (*sigint)(int) = sigint_handler();
 	char *argv[MAX_ARGS + 2] = { "vfslab" }, *msg = NULL;
 	FILE *real_stderr = stderr, *err;
 	size_t len = 0, start = 0;
@@ -101,6 +114,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		die(stderr, argv, argc, "exit status not 0, 1 or 2");
 	if (ret && !len)
 		die(stderr, argv, argc, "refused with no message");
+	if (sigint_handler() != sigint)
+		die(stderr, argv, argc, "caught SIGINT: began its work");
 	free(msg);
 	for (int i = 1; i < argc; i++)
 		free(argv[i]);

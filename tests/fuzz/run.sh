@@ -117,7 +117,7 @@ compile() {
 }
 
 build() {
-	objs= core=
+	objs='' core=''
 	for s in $(srcs); do
 		o=$(compile "$s" -fsanitize=fuzzer-no-link) || return 1
 		objs="$objs $o"
