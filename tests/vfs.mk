@@ -72,6 +72,8 @@ check_PROGRAMS += %D%/check_sim_profile
 #                              pahole's own output where it is installed
 #  layering, layering_selftest includes follow the layers; the check bites
 #  man_options                 doc/vfslab.1 lists what each --help does
+#  fuzz_cli                    the command-line fuzzer's seeds parse clean:
+#                              no crash or leak, 0/1/2, a message if refused
 #  install                     examples/ built on a `make install` copy
 dist_check_SCRIPTS = \
 	%D%/fstest_vfslab.sh \
@@ -99,6 +101,7 @@ dist_check_SCRIPTS = \
 	%D%/layering.sh \
 	%D%/layering_selftest.sh \
 	%D%/man_options.sh \
+	%D%/fuzz_cli.sh \
 	%D%/install.sh
 EXTRA_DIST += %D%/report.sh %D%/fstest_run.sh %D%/fstest %D%/replay
 # tests/replay holds the logs: not a program for make's built-in .sh rule to
@@ -120,11 +123,22 @@ EXTRA_DIST += $(LONG_TESTS_ALL)
 # libFuzzer harnesses, clang only and never part of `make check`:
 # `make fuzz FUZZ_SECONDS=3600` builds them into fuzz/ and runs each for that long.
 EXTRA_DIST += %D%/fuzz/run.sh %D%/fuzz/fuzz_fstest.c %D%/fuzz/fuzz_layout.c \
-	%D%/fuzz/dump_presets.c %D%/fuzz/no_nap.c
+	%D%/fuzz/dump_presets.c %D%/fuzz/no_nap.c %D%/fuzz/cli_seeds.sh
 FUZZ_SECONDS = 60
-fuzz:
-	FUZZ_OUT='$(abs_top_builddir)/fuzz' $(SHELL) '$(abs_top_srcdir)/tests/fuzz/run.sh' $(FUZZ_SECONDS)
+fuzz: tools/vfslab$(EXEEXT)
+	FUZZ_OUT='$(abs_top_builddir)/fuzz' VFSLAB='$(abs_top_builddir)/tools/vfslab' \
+		$(SHELL) '$(abs_top_srcdir)/tests/fuzz/run.sh' $(FUZZ_SECONDS)
 .PHONY: fuzz
+
+# The command-line harness without libFuzzer, for tests/fuzz_cli.sh: built
+# for `make check` (check_DATA), not a test of its own. vfslab's sim
+# command is outside libtools.a; the machine profiles are libsimrt.a's.
+EXTRA_PROGRAMS = %D%/fuzz/cli_replay
+check_DATA += %D%/fuzz/cli_replay$(EXEEXT)
+CLEANFILES += %D%/fuzz/cli_replay$(EXEEXT)
+%C%_fuzz_cli_replay_SOURCES = %D%/fuzz/fuzz_cli.c %D%/fuzz/replay.c tools/cmd_sim.c
+%C%_fuzz_cli_replay_LDADD = tools/libtools.a $(LIBVFS_LDADD) tools/sim/libsimrt.a \
+	$(LIBEDIT_LIBS) $(JANSSON_LIBS) -lm
 
 # A race of the path walk hit on purpose: the test's own copy of
 # vfs/namei.c with its delay points on (as check_spinlock_race, tests/lib.mk).

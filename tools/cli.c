@@ -16,6 +16,8 @@
 #include "tools/cli.h"
 #include "vfs/vfs.h"
 
+bool cli_parse_only;
+
 void cli_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

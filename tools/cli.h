@@ -17,6 +17,12 @@ struct option;
 struct vfs;
 struct vfs_config;
 
+/*
+ * Set only by the argument fuzzer (tests/fuzz/fuzz_cli.c): each command
+ * returns 0 once its arguments are parsed and checked, before its work.
+ */
+extern bool cli_parse_only;
+
 /* Print "vfslab CMD: message" to stderr (printf-style). */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

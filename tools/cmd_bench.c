@@ -238,8 +238,10 @@ int cmd_bench(int argc, char **argv)
 	ret = bench_options(argc, argv, &bc);
 	if (ret >= 0)
 		return ret;
-	intr_catch();
 	if (bc.tree) {
+		if (cli_parse_only)
+			return 0;
+		intr_catch();
 		ret = bench_tree(bc.tree, bc.peer, bc.o.tmpdir) ? 1 : 0;
 		return intr_pending() ? intr_status() : ret;
 	}
@@ -251,6 +253,9 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (bench_sides(&bc))
 		return 2;
+	if (cli_parse_only)
+		return 0;
+	intr_catch();
 	bench_cli_finish(&bc.o);
 	return bench_go(&bc);
 }

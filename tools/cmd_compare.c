@@ -281,6 +281,8 @@ int cmd_compare(int argc, char **argv)
 		snprintf(o->sides[2].label, sizeof(o->sides[2].label), "kernel (%s)", o->tmpdir);
 		o->nr_sides = 3;
 	}
+	if (cli_parse_only)
+		return 0;
 	bench_cli_finish(o);
 	intr_catch();
 	ret = bench_run(o, res, &nr);

@@ -277,6 +277,8 @@ int cmd_difftest(int argc, char **argv)
 	rc = difftest_options(argc, argv, &dc);
 	if (rc >= 0)
 		return rc;
+	if (cli_parse_only)
+		return 0;
 	if (!dc.have_seed)
 		dc.seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 16);
 	if (!t->r.tmpdir)

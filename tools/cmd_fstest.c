@@ -65,6 +65,8 @@ int cmd_fstest(int argc, char **argv)
 	o.one_invocation = optind > 1 && !strcmp(argv[optind - 1], "--");
 	o.argc = argc - optind;
 	o.argv = argv + optind;
+	if (cli_parse_only)
+		return 0;
 	intr_catch();
 	return fstest_main(&o);
 }

@@ -120,7 +120,7 @@ int cmd_layout(int argc, char **argv)
 		return 1;
 	}
 	if (lc.rules)
-		return layout_check(lc.rules, ls);
+		return cli_parse_only ? 0 : layout_check(lc.rules, ls);
 	if (layout_structs(argc, argv, &lc))
 		return 2;
 	for (int s = 0; s < LS_NR; s++) {

@@ -241,6 +241,8 @@ int cmd_replay(int argc, char **argv)
 		return ret;
 	if (replay_validate(&rc))
 		return 2;
+	if (cli_parse_only)
+		return 0;
 	/* csv and json are for programs: what the log held goes to stderr */
 	info = rc.check || so->format == BENCH_TABLE ? stdout : stderr;
 	ret = replay_load(&rc, &log, info);

@@ -46,5 +46,5 @@ int cmd_shell(int argc, char **argv)
 		fputs(shell_usage, stderr);
 		return 2;
 	}
-	return shell_run(variant);
+	return cli_parse_only ? 0 : shell_run(variant);
 }

@@ -31,6 +31,11 @@ int cmd_sim(int argc, char **argv)
 		free(args);
 		return 1;
 	}
+	/* vfslab-sim parses the rest. */
+	if (cli_parse_only) {
+		free(args);
+		return 0;
+	}
 	args[0] = path;
 	args[1] = "sim";
 	for (int i = 1; i < argc; i++)

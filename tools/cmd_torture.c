@@ -164,6 +164,8 @@ int cmd_torture(int argc, char **argv)
 		tt.ops = 20000;
 	if (!seeded)
 		tt.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+	if (cli_parse_only)
+		return 0;
 	intr_catch();
 	return torture_main(&tt);
 }

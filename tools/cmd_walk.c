@@ -97,5 +97,7 @@ int cmd_walk(int argc, char **argv)
 	struct walk_opts o = { .create = true, .follow = true };
 	int ret = walk_options(argc, argv, &o);
 
-	return ret >= 0 ? ret : walk_run(&o);
+	if (ret >= 0)
+		return ret;
+	return cli_parse_only ? 0 : walk_run(&o);
 }

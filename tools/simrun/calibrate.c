@@ -432,6 +432,8 @@ int sim_calibrate_cmd(int argc, char **argv)
 			w = e ? e + 1 : NULL;
 		}
 	}
+	if (cli_parse_only)
+		return 0;
 	/* Into a file beside --out, renamed over it when complete: an old profile survives. */
 	if (out) {
 		mode_t mask = umask(0);

@@ -501,6 +501,9 @@ int sim_validate_cmd(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (cli_parse_only)
+		return 0;
+	intr_catch();
 	if (o.native && o.entry_ns < 0)
 		o.entry_ns = bench_host_syscall_ns();
 	if (o.native && !o.profile) {
@@ -516,10 +519,15 @@ int sim_validate_cmd(int argc, char **argv)
 		made = true;
 		printf("calibrating this machine first (vfslab sim calibrate)...\n");
 		fflush(stdout);
-		if (sim_calibrate(&p, &co, f)) {
+		if (sim_calibrate(&p, &co, f) || intr_pending()) {
 			fclose(f);
 			unlink(tmp);
-			return 1;
+			if (!intr_pending())
+				return 1;
+			printf("vfslab sim: INTERRUPTED by %s: partial result: no rows (while "
+			       "calibrating)\n",
+			       intr_name());
+			return intr_status();
 		}
 		sim_profile_write(f, &p);
 		if (cli_fclose("sim", tmp, f)) {
@@ -528,7 +536,6 @@ int sim_validate_cmd(int argc, char **argv)
 		}
 		o.profile = tmp;
 	}
-	intr_catch();
 	if ((o.native && part_native(&o, &t)) || (o.published && part_published(&t)) ||
 	    (o.artefacts && part_artefacts(&t))) {
 		ret = 1;
