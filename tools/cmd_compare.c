@@ -222,19 +222,10 @@ static void compare_verdicts(const struct scenario *s, const struct bench_result
 static int compare_json(const struct scenario *s, const struct bench_opts *o,
 			const struct bench_result *res, int nr)
 {
-	json_t *root = bench_json(o, res, nr), *sc = json_object(), *v = json_array();
+	json_t *root = bench_json(o, res, nr), *v = json_array();
 	int ret;
 
-	json_object_set_new(sc, "name", json_string(s->name));
-	json_object_set_new(sc, "claim", json_string(s->claim));
-	json_object_set_new(sc, "before", json_string(s->before));
-	json_object_set_new(sc, "after", json_string(s->after));
-	json_object_set_new(sc, "source", json_string(s->source));
-	json_object_set_new(sc, "published_ratio",
-			    s->published ? out_json_num(s->published, 4) : json_null());
-	json_object_set_new(sc, "published_cpus",
-			    s->published ? json_integer(s->published_cpus) : json_null());
-	json_object_set_new(root, "scenario", sc);
+	json_object_set_new(root, "scenario", out_json_scenario(s));
 	for (int i = 0; i < nr; i++) {
 		struct verdict w = verdict(&res[i]);
 

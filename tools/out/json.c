@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tools/out/json.h"
+#include "tools/scenarios.h"
 
 /* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, no
  * surrogates, nothing past U+10FFFF), or 0 if the byte there starts none. */
@@ -130,4 +131,20 @@ int out_json_dump(FILE *f, const json_t *root)
 	    fputc('\n', f) == EOF)
 		return -1;
 	return 0;
+}
+
+json_t *out_json_scenario(const struct scenario *s)
+{
+	json_t *sc = json_object();
+
+	json_object_set_new(sc, "name", json_string(s->name));
+	json_object_set_new(sc, "claim", json_string(s->claim));
+	json_object_set_new(sc, "before", json_string(s->before));
+	json_object_set_new(sc, "after", json_string(s->after));
+	json_object_set_new(sc, "source", json_string(s->source));
+	json_object_set_new(sc, "published_ratio",
+			    s->published ? out_json_num(s->published, 4) : json_null());
+	json_object_set_new(sc, "published_cpus",
+			    s->published ? json_integer(s->published_cpus) : json_null());
+	return sc;
 }

@@ -21,6 +21,9 @@ json_t *out_json_str(const char *s);
 void out_json_set_name(json_t *obj, const char *key, const char *s);
 /* v rounded to decimals places (an integer for 0); null if not finite. */
 json_t *out_json_num(double v, int decimals);
+struct scenario;
+/* A seed scenario as compare and sim describe it: name, claim, sides, source, figure. */
+json_t *out_json_scenario(const struct scenario *s);
 /* root on one line and a newline; 0, or -1 if the write failed. */
 int out_json_dump(FILE *f, const json_t *root);
 

@@ -421,15 +421,8 @@ static const char *direction(double predicted, double published);
 static json_t *scenario_json(const struct sim_cli *c, const struct sim_result *res, int nr)
 {
 	const struct scenario *s = c->scenario;
-	json_t *sc = json_object(), *pred = json_array();
+	json_t *sc = out_json_scenario(s), *pred = json_array();
 
-	json_object_set_new(sc, "name", json_string(s->name));
-	json_object_set_new(sc, "claim", json_string(s->claim));
-	json_object_set_new(sc, "source", json_string(s->source));
-	json_object_set_new(sc, "published_ratio",
-			    s->published ? out_json_num(s->published, 4) : json_null());
-	json_object_set_new(sc, "published_cpus",
-			    s->published ? json_integer(s->published_cpus) : json_null());
 	for (int i = 1; i < nr; i += 2) {
 		double ratio = judged_ratio(c, res, i);
 
