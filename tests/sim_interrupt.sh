@@ -46,42 +46,36 @@ until_line() {
 	done
 }
 
-# Once the first scenario's prediction is out, Ctrl-C.
-start sim --all-scenarios --seeds 1
-if until_line "$work/out" '^predicted after/before'; then
+# interrupt_when NAME FILE REGEX MARK ROW: once FILE has a line matching
+# REGEX, Ctrl-C; the status must be 130, stdout must hold the INTERRUPTED
+# line MARK and a line matching ROW (what finished).
+interrupt_when() {
+	if ! until_line "$work/$2" "$3"; then
+		kill "$pid"
+		bad "$1: no line matching '$3' within 60 s"
+		return
+	fi
 	kill -INT "$pid"
 	wait "$pid"
 	rc=$?
 	if [ "$rc" != 130 ]; then
-		bad "sim --all-scenarios: exit status $rc, not 130"
-	elif ! grep -q '^vfslab sim: INTERRUPTED by SIGINT: partial result: [0-9]* of [0-9]* scenarios' "$work/out"; then
-		bad "sim --all-scenarios: no INTERRUPTED line with the scenarios done"
-	elif ! grep -q '^d_lockref ' "$work/out"; then
-		bad "sim --all-scenarios: the summary lacks the finished d_lockref"
+		bad "$1: exit status $rc, not 130"
+	elif ! grep -q "^vfslab sim: INTERRUPTED by SIGINT: partial result: $4" "$work/out"; then
+		bad "$1: no INTERRUPTED line with '$4'"
+	elif ! grep -q "$5" "$work/out"; then
+		bad "$1: what finished ('$5') is missing"
 	fi
-else
-	kill "$pid"
-	bad "sim --all-scenarios printed no prediction within 60 s"
-fi
+}
 
-# A workload over three CPU counts, Ctrl-C during the second: the run in
-# progress ends, the third never starts, the two finished stay in the table.
+# Once the first scenario's prediction is out: the summary has d_lockref.
+start sim --all-scenarios --seeds 1
+interrupt_when "sim --all-scenarios" out '^predicted after/before' \
+	'[0-9]* of [0-9]* scenarios' '^d_lockref '
+
+# Three CPU counts, Ctrl-C during the second: the run in progress ends, the
+# third never starts, the two finished stay in the table.
 start sim stat2 --cpus 1,64,400 --ops 3000 --progress
-if until_line "$work/err" '64 CPUs of'; then
-	kill -INT "$pid"
-	wait "$pid"
-	rc=$?
-	if [ "$rc" != 130 ]; then
-		bad "sim stat2: exit status $rc, not 130"
-	elif ! grep -q '^vfslab sim: INTERRUPTED by SIGINT: partial result: 2 of 3 CPU counts' "$work/out"; then
-		bad "sim stat2: no INTERRUPTED line with 2 of 3 CPU counts"
-	elif ! grep -q '^vfslab  *64 ' "$work/out"; then
-		bad "sim stat2: the 64-CPU row is missing"
-	fi
-else
-	kill "$pid"
-	bad "sim stat2 --progress printed no 64-CPU line within 60 s"
-fi
+interrupt_when "sim stat2" err '64 CPUs of' '2 of 3 CPU counts' '^vfslab  *64 '
 
 # calibrate --out: the old profile survives, nothing is left beside it.
 echo "old profile" >"$work/old.prof"
