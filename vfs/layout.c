@@ -13,6 +13,7 @@
 
 #include "lib/kstrtox.h"
 #include "vfs/layout.h"
+#include "vfs/layout_import.h"
 
 #define FIELD_dentry(n, acc, type, sz, al, access) { #n, #type, sz, al, access },
 static const struct layout_field_desc dentry_fields[] = {
@@ -289,10 +290,31 @@ int layout_parse(struct layout *l, enum layout_struct s, const char *text, const
 			goto out;
 		}
 		if (!strcmp(w[0], "pad") || !strcmp(w[0], "align")) {
-			if (n != 2 || parse_uint(w[1], &v) || !v) {
+			const char *pname = "";
+
+			if (n < 2 || parse_uint(w[1], &v) || !v) {
 				fail(err, errlen, "%s:%u: '%s' needs one positive number", origin,
 				     lineno, w[0]);
 				goto out;
+			}
+			/* pad N [@OFF] [as NAME]: a kernel member vfslab does not model. */
+			for (int k = 2; k < n; k++) {
+				if (w[0][0] == 'p' && w[k][0] == '@') {
+					if (parse_uint(w[k] + 1, &at) || at < pos) {
+						fail(err, errlen,
+						     "%s:%u: pad at '%s': not a number at or past "
+						     "offset %u, the end so far",
+						     origin, lineno, w[k], pos);
+						goto out;
+					}
+					pos = at;
+				} else if (w[0][0] == 'p' && !strcmp(w[k], "as") && k + 1 < n) {
+					pname = w[++k];
+				} else {
+					fail(err, errlen, "%s:%u: %s: unexpected '%s'", origin, lineno,
+					     w[0], w[k]);
+					goto out;
+				}
 			}
 			if (w[0][0] == 'a') {
 				if (v & (v - 1)) {
@@ -314,6 +336,7 @@ int layout_parse(struct layout *l, enum layout_struct s, const char *text, const
 			}
 			l->pads[l->nr_pads].off = pos;
 			l->pads[l->nr_pads].align = align;
+			snprintf(l->pads[l->nr_pads].name, sizeof(l->pads[0].name), "%s", pname);
 			l->pads[l->nr_pads++].size = v;
 			pos += v;
 			continue;
@@ -547,6 +570,9 @@ int layout_build(struct layout *l, enum layout_struct s, const char *spec, char 
 				    spec, spec);
 		return layout_parse(l, s, presets[i].text, presets[i].name, err, errlen);
 	}
+	ret = layout_import(l, s, spec, err, errlen);
+	if (ret <= 0)
+		return ret;
 	if (!strncmp(spec, "randomize", 9) && (spec[9] == '\0' || spec[9] == ':')) {
 		unsigned long long seed = 0;
 

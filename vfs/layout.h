@@ -17,6 +17,7 @@
  *	align 64            # next field starts on a 64-byte boundary, and the
  *	                    # struct is 64-byte aligned (____cacheline_aligned)
  *	d_lockref @128      # or at an exact offset
+ *	pad 8 @184 as f_x   # a member vfslab does not model, at an offset
  *
  * Fields are placed in the order given at their natural alignment unless an
  * '@offset' pins them; every field must appear exactly once.
@@ -57,7 +58,7 @@ enum files_field {
 };
 
 #define LAYOUT_MAX_FIELDS 24
-#define LAYOUT_MAX_PADS 16
+#define LAYOUT_MAX_PADS 32
 #define LAYOUT_NAME_MAX 64
 
 struct layout_field_desc {
@@ -88,6 +89,7 @@ struct layout {
 		unsigned short off, size;
 		unsigned short
 			align; /* N of the `align N` that left it (maybe 0 bytes), 0 for `pad` */
+		char name[24]; /* the kernel member a `pad ... as NAME` stands for, or "" */
 	} pads[LAYOUT_MAX_PADS];
 };
 
@@ -99,7 +101,8 @@ unsigned int layout_stride(const struct layout *l);
 
 /*
  * Build a layout from a spec: a preset name ("v6.11"), "randomize[:SEED]",
- * a layout file's path, or "" / NULL for the default. Returns 0, or -1 with
+ * a kernel's own ("btf[:FILE]", "pahole:FILE": layout_import.c), a layout
+ * file's path, or "" / NULL for the default. Returns 0, or -1 with
  * a message in err naming the line and field at fault.
  */
 int layout_build(struct layout *l, enum layout_struct s, const char *spec, char *err,
