@@ -311,8 +311,8 @@ int layout_parse(struct layout *l, enum layout_struct s, const char *text, const
 				} else if (w[0][0] == 'p' && !strcmp(w[k], "as") && k + 1 < n) {
 					pname = w[++k];
 				} else {
-					fail(err, errlen, "%s:%u: %s: unexpected '%s'", origin, lineno,
-					     w[0], w[k]);
+					fail(err, errlen, "%s:%u: %s: unexpected '%s'", origin,
+					     lineno, w[0], w[k]);
 					goto out;
 				}
 			}

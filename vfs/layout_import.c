@@ -57,8 +57,8 @@ static int find(const struct kstruct *ks, const char *name)
 }
 
 /* The kernel member of field i, its name into *kname; -1 with err if none. */
-static int match(const struct kstruct *ks, enum layout_struct s, unsigned int i,
-		 const char *origin, const char **kname, char *err, size_t errlen)
+static int match(const struct kstruct *ks, enum layout_struct s, unsigned int i, const char *origin,
+		 const char **kname, char *err, size_t errlen)
 {
 	const char *own = layout_desc(s)->fields[i].name, *const *names = NULL;
 	const char *self[1] = { own };

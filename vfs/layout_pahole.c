@@ -69,8 +69,8 @@ static int add(struct kstruct *ks, const char *name, char kind, int parent, cons
 	struct kmember *m;
 
 	if (ks->nr == KSTRUCT_MAX_MEMBERS) {
-		snprintf(err, errlen, "pahole:%s: struct %s: more than %d members", path,
-			 ks->name, KSTRUCT_MAX_MEMBERS);
+		snprintf(err, errlen, "pahole:%s: struct %s: more than %d members", path, ks->name,
+			 KSTRUCT_MAX_MEMBERS);
 		return -1;
 	}
 	m = &ks->m[ks->nr++];
