@@ -139,6 +139,34 @@ static const struct layout_preset presets[] = {
 	  "close_on_exec_init\nopen_fds_init\nfull_fds_bits_init\nfd_array\n" },
 };
 
+/*
+ * What must stay together, in one table: d_iname right after d_name (the
+ * name compare reads the qstr and then the inline bytes). A union's members
+ * need no entry: each union is one field here (d_u, f_ra's slot).
+ */
+static const struct {
+	enum layout_struct s;
+	const char *leader, *follower;
+} pins[] = {
+	{ LS_DENTRY, "d_name", "d_iname" },
+};
+
+static int desc_index(enum layout_struct s, const char *name)
+{
+	for (unsigned int i = 0; i < descs[s].nr_fields; i++)
+		if (!strcmp(descs[s].fields[i].name, name))
+			return i;
+	return -1;
+}
+
+int layout_pin_leader(enum layout_struct s, unsigned int i)
+{
+	for (size_t k = 0; k < sizeof(pins) / sizeof(pins[0]); k++)
+		if (pins[k].s == s && !strcmp(pins[k].follower, descs[s].fields[i].name))
+			return desc_index(s, pins[k].leader);
+	return -1;
+}
+
 static const char *const default_names[LS_NR] = {
 	[LS_DENTRY] = "v6.11",
 	[LS_FILE] = "v6.15",
@@ -485,14 +513,14 @@ static uint64_t next_rand(uint64_t *s)
 /*
  * Mimics __randomize_layout (scripts/gcc-plugins/randomize_layout_plugin.c's
  * full shuffle): a seeded permutation of the fields, each placed at its
- * natural alignment. Slot sizes follow the default layout.
+ * natural alignment, pins kept. Slot sizes follow the default layout.
  */
 static int layout_randomize(struct layout *l, enum layout_struct s, uint64_t seed, char *err,
 			    size_t errlen)
 {
 	const struct layout_desc *d = &descs[s];
 	struct layout def;
-	unsigned int order[LAYOUT_MAX_FIELDS], pos = 0;
+	unsigned int order[LAYOUT_MAX_FIELDS], kept[LAYOUT_MAX_FIELDS], pos = 0;
 	uint64_t st = seed * 2654435761u + 0x9E3779B97F4A7C15ULL;
 
 	if (layout_build(&def, s, NULL, err, errlen))
@@ -507,6 +535,16 @@ static int layout_randomize(struct layout *l, enum layout_struct s, uint64_t see
 
 		order[i] = order[j];
 		order[j] = t;
+	}
+	/* A pinned field goes right after its leader, wherever that fell. */
+	for (unsigned int k = 0, n = 0; k < d->nr_fields; k++)
+		if (layout_pin_leader(s, order[k]) < 0)
+			kept[n++] = order[k];
+	for (unsigned int k = 0, n = 0; n < d->nr_fields; k++) {
+		order[n++] = kept[k];
+		for (unsigned int i = 0; i < d->nr_fields; i++)
+			if (layout_pin_leader(s, i) == (int)kept[k])
+				order[n++] = i;
 	}
 	for (unsigned int k = 0; k < d->nr_fields; k++) {
 		unsigned int i = order[k], a = d->fields[i].align;

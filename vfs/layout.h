@@ -117,6 +117,12 @@ int layout_move_field(struct layout *l, const char *field, unsigned int off, cha
 int layout_validate(const struct layout *l, char *err, size_t errlen);
 int layout_field_index(const struct layout *l, const char *name);
 
+/*
+ * Pins: fields the kernel keeps together, which randomize:SEED and vfslab
+ * advise never part. The field l's field i must follow right after, or -1.
+ */
+int layout_pin_leader(enum layout_struct s, unsigned int i);
+
 /* The three layouts a vfs_config names (vfs/variant.c). */
 struct vfs_config;
 int vfs_config_layouts(const struct vfs_config *cfg, struct layout ls[LS_NR], char *err,
