@@ -52,6 +52,7 @@ int adv_simulate(const struct adv_opts *o, char *const *paths, unsigned int n,
 enum adv_class { ADV_COLD, ADV_HOT, ADV_SHARED };
 struct adv_field {
 	double r1, w1; /* reads, writes at 1 CPU */
+	unsigned int objs1; /* objects whose field is touched at 1 CPU */
 	double rn, wn, missn, stalln; /* at N CPUs: misses are HITM and RFOs */
 	enum adv_class cls;
 };

@@ -19,6 +19,7 @@
 #define ADV_OPS 100
 /* What one more line on the unshared path must buy at N CPUs. */
 #define ADV_LINE_MARGIN 0.02
+#define ADV_SAME 1e-4
 
 static void advise_usage(FILE *f)
 {
@@ -201,7 +202,8 @@ static bool better(const struct adv_opts *o, const struct adv_result *ra, const 
 	double r = ratio(o, ra, rb, 1);
 	uint64_t la = 0, lb = 0;
 
-	if (r > 1 + 1e-9 || r < 1 - 1e-9)
+	/* Closer than 0.01%: the same to the simulator's precision. */
+	if (r > 1 + ADV_SAME || r < 1 - ADV_SAME)
 		return r > 1;
 	for (unsigned int w = 0; w < o->nwl; w++) {
 		la += ra->run[w][0].lines.touched;

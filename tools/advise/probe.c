@@ -47,8 +47,8 @@ void adv_profile(const struct adv_opts *o, const struct layout *probe, const str
 	fprintf(f,
 		"profile, per operation (a probe layout with every field on its own line, "
 		"simulated):\n"
-		"  %-20s %8s %8s | %3u CPUs %8s %8s %9s | %s\n",
-		"field", "1 CPU rd", "wr", o->cpus, "wr", "misses", "ns lost", "class");
+		"  %-20s %8s %8s %7s | %3u CPUs %8s %8s %9s | %s\n",
+		"field", "1 CPU rd", "wr", "objects", o->cpus, "wr", "misses", "ns lost", "class");
 	for (unsigned int i = 0; i < d->nr_fields; i++) {
 		struct adv_field *x = &fields[i];
 		unsigned int first = probe->off[i] / PAHOLE_CL,
@@ -69,6 +69,8 @@ void adv_profile(const struct adv_opts *o, const struct layout *probe, const str
 					if (!k) {
 						x->r1 += rd;
 						x->w1 += wr;
+						if (run->lines.line[l].objects > x->objs1)
+							x->objs1 = run->lines.line[l].objects;
 						continue;
 					}
 					x->rn += rd;
@@ -87,8 +89,8 @@ void adv_profile(const struct adv_opts *o, const struct layout *probe, const str
 			x->cls = ADV_HOT;
 		else
 			x->cls = ADV_COLD;
-		fprintf(f, "  %-20s %8.3f %8.3f | %8.3f %8.3f %8.3f %9.1f | %s\n",
-			d->fields[i].name, x->r1, x->w1, x->rn, x->wn, x->missn, x->stalln,
-			class_name(x->cls));
+		fprintf(f, "  %-20s %8.3f %8.3f %7u | %8.3f %8.3f %8.3f %9.1f | %s\n",
+			d->fields[i].name, x->r1, x->w1, x->objs1, x->rn, x->wn, x->missn,
+			x->stalln, class_name(x->cls));
 	}
 }

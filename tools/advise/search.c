@@ -17,7 +17,7 @@
 #include "tools/advise/advise.h"
 #include "tools/layout/pahole.h"
 
-#define BUILT_MAX 256
+#define BUILT_MAX 512
 
 struct search {
 	enum layout_struct s;
@@ -55,7 +55,8 @@ static void score(const struct search *sr, struct adv_cand *c, unsigned int hole
 
 	c->lines1 = 0;
 	for (unsigned int n = 0; n < nlines; n++) {
-		bool shared = false, hot = false;
+		bool shared = false;
+		unsigned int hot = 0;
 		double others = 0;
 
 		for (unsigned int i = 0; i < sr->nf; i++) {
@@ -68,8 +69,9 @@ static void score(const struct search *sr, struct adv_cand *c, unsigned int hole
 				shared = true;
 			else
 				others += sr->fields[i].rn + sr->fields[i].wn;
-			if (sr->fields[i].r1 + sr->fields[i].w1 > 0)
-				hot = true;
+			/* The objects touching a field touch those of the rarer ones too. */
+			if (sr->fields[i].objs1 > hot)
+				hot = sr->fields[i].objs1;
 		}
 		if (shared)
 			shared_cost += others;
@@ -119,8 +121,11 @@ static bool pinned(const struct search *sr, int t)
 	return !is_pad(sr, t) && layout_pin_leader(sr->s, t) >= 0;
 }
 
-/* The items of class k, in the input's order (by offset) or biggest first. */
-static unsigned int group(const struct search *sr, enum adv_class k, bool by_size, int *out)
+/*
+ * The items of class k: in the input's order (by offset, mode 0), biggest
+ * first (1), or those more objects touch first, then biggest (2).
+ */
+static unsigned int group(const struct search *sr, enum adv_class k, int mode, int *out)
 {
 	unsigned int n = 0;
 	unsigned int off[ADV_MAX_ITEMS];
@@ -135,10 +140,13 @@ static unsigned int group(const struct search *sr, enum adv_class k, bool by_siz
 	for (unsigned int i = 1; i < n; i++) {
 		for (unsigned int j = i; j > 0; j--) {
 			int a = out[j - 1], b = out[j];
-			bool swap =
-				by_size ? sr->size[b] > sr->size[a] ||
-						  (sr->size[b] == sr->size[a] && off[b] < off[a]) :
-					  off[b] < off[a];
+			unsigned int oa = is_pad(sr, a) ? 0 : sr->fields[a].objs1,
+				     ob = is_pad(sr, b) ? 0 : sr->fields[b].objs1;
+			bool bigger = sr->size[b] > sr->size[a] ||
+				      (sr->size[b] == sr->size[a] && off[b] < off[a]);
+			bool swap = mode == 2 ? ob > oa || (ob == oa && bigger) :
+				    mode == 1 ? bigger :
+						off[b] < off[a];
 
 			if (!swap)
 				break;
@@ -281,7 +289,7 @@ unsigned int adv_search(const struct layout *in, const struct adv_field *fields,
 	adv_input(in, fields, &input);
 	sr.lines1_in = input.lines1;
 	for (int p = 0; p < 6; p++) {
-		for (int v = 0; v < 4; v++) {
+		for (int v = 0; v < 6; v++) {
 			for (int sep = 0; sep < 4; sep++) {
 				struct adv_cand *c = &all[n];
 				int g[3][ADV_MAX_ITEMS];
@@ -290,7 +298,8 @@ unsigned int adv_search(const struct layout *in, const struct adv_field *fields,
 
 				memset(c, 0, sizeof(*c));
 				for (int k = 0; k < 3; k++)
-					ng[k] = group(&sr, perms[p][k], k == 0 ? v & 1 : v & 2,
+					ng[k] = group(&sr, perms[p][k],
+						      perms[p][k] == ADV_COLD ? v / 3 : v % 3,
 						      g[k]);
 				for (unsigned int j = 0; j < ng[0]; j++)
 					put(&sr, c, g[0][j]);
@@ -323,8 +332,11 @@ unsigned int adv_search(const struct layout *in, const struct adv_field *fields,
 				evaluate(&sr, c);
 				snprintf(c->how, sizeof(c->how), "%c%c%c%s%s%s",
 					 letters[perms[p][0]], letters[perms[p][1]],
-					 letters[perms[p][2]], v & 1 ? " by-size" : "",
-					 v & 2 ? " cold-by-size" : "", seps[sep]);
+					 letters[perms[p][2]],
+					 v % 3 == 2 ? " by-objects" :
+					 v % 3 == 1 ? " by-size" :
+						      "",
+					 v / 3 ? " cold-by-size" : "", seps[sep]);
 				n++;
 			}
 		}
@@ -346,9 +358,12 @@ unsigned int adv_search(const struct layout *in, const struct adv_field *fields,
 		}
 	}
 	*built = n;
-	/* Half the picks within the input's lines, the rest the best overall. */
-	for (int pass = 0; pass < 2; pass++) {
-		while (nout < (pass ? max : (max + 1) / 2)) {
+	/*
+	 * A third of the picks by cost within the input's lines, a third the
+	 * fewest lines (then cost), the rest by cost alone.
+	 */
+	for (int pass = 0; pass < 3; pass++) {
+		while (nout < (pass == 2 ? max : (pass + 1) * max / 3)) {
 			int best = -1;
 
 			for (unsigned int i = 0; i < n; i++) {
@@ -358,7 +373,9 @@ unsigned int adv_search(const struct layout *in, const struct adv_field *fields,
 					dup = same(&sr, &all[i], &out[j]);
 				if (dup || (!pass && all[i].lines1 > sr.lines1_in))
 					continue;
-				if (best < 0 || all[i].cost < all[best].cost)
+				if (best < 0 || (pass == 1 && all[i].lines1 != all[best].lines1 ?
+							 all[i].lines1 < all[best].lines1 :
+							 all[i].cost < all[best].cost))
 					best = i;
 			}
 			if (best < 0)

@@ -49,6 +49,7 @@ static void struct_line(struct c2c_struct_lines *structs, const struct coh_stats
 	if (i >= C2C_OBJ_LINES)
 		return;
 	structs[k].touched++;
+	structs[k].line[i].objects++;
 	structs[k].line[i].loads += st->loads;
 	structs[k].line[i].stores += st->stores;
 	structs[k].line[i].rmws += st->rmws;

@@ -66,6 +66,7 @@ struct c2c_line {
 struct c2c_struct_lines {
 	uint64_t touched; /* distinct lines of such objects accessed */
 	struct {
+		uint64_t objects; /* objects whose line this is that were accessed */
 		uint64_t loads, stores, rmws, hitm, rfo, stall_ps;
 	} line[C2C_OBJ_LINES];
 };
