@@ -77,6 +77,8 @@ check_PROGRAMS += %D%/check_sim_profile
 #  install                     examples/ built on a `make install` copy
 #  layout_import, layout_btf   a kernel's layouts from pahole's text and its
 #                              BTF: pahole's offsets; missing fields refused
+#  advise                      a tiny advise: a layout file layout accepts,
+#                              rates as vfslab sim's, --jobs 2 as --jobs 1
 dist_check_SCRIPTS = \
 	%D%/fstest_vfslab.sh \
 	%D%/fstest_host.sh \
@@ -106,7 +108,8 @@ dist_check_SCRIPTS = \
 	%D%/fuzz_cli.sh \
 	%D%/install.sh \
 	%D%/layout_import.sh \
-	%D%/layout_btf.sh
+	%D%/layout_btf.sh \
+	%D%/advise.sh
 EXTRA_DIST += %D%/layout_members.sh %D%/layout_import.pahole %D%/layout_import_v58.pahole
 EXTRA_DIST += %D%/report.sh %D%/fstest_run.sh %D%/fstest %D%/replay
 # tests/replay holds the logs: not a program for make's built-in .sh rule to

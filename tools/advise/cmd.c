@@ -34,10 +34,10 @@ static void advise_usage(FILE *f)
 		   "simulator at 1 CPU and at N; the best ratio at N whose unshared path\n"
 		   "touches no more lines than the input's wins, unless one touching more\n"
 		   "beats it by over 2%%. Every number printed comes from those simulations.\n\n"
-		   "  --workload LIST  bench workloads (vfslab bench --list), comma-separated\n"
+		   "  --workload LIST  bench workloads, comma-separated (vfslab help bench)\n"
 		   "  --cpus N         the CPU count to optimise for (2 to 512)\n"
-		   "  --profile P      the simulated machine (default spr; vfslab sim\n"
-		   "                   --list-profiles, or a profile file)\n"
+		   "  --profile P      the simulated machine: spr (default), zen4, clx,\n"
+		   "                   kunpeng920 or a profile file\n"
 		   "  --from LAYOUT    the layout to start from and compare with: a preset,\n"
 		   "                   randomize:SEED, btf, pahole:FILE or a layout file\n"
 		   "                   (default: the struct's default preset)\n"
@@ -67,8 +67,8 @@ static int advise_workloads(struct advise_cmd *a, const char *list)
 		}
 		a->o.wl[a->o.nwl] = workload_find(w);
 		if (!a->o.wl[a->o.nwl]) {
-			cli_error("advise",
-				  "--workload: unknown workload '%s' (vfslab bench --list)", w);
+			cli_error("advise", "--workload: unknown workload '%s' (vfslab help bench)",
+				  w);
 			ret = 2;
 			break;
 		}
@@ -289,9 +289,9 @@ static int advise_run(struct advise_cmd *a)
 		if (!text || save(dir, name, text, &files[i]))
 			goto out;
 	}
-	printf("\nsearch: %u field orders built and improved; the %u the model ranks best "
-	       "simulated beside the input, %u at a time:\n",
-	       built, n, o->jobs);
+	printf("\nsearch: %u field orders built and improved; the %u the model ranks best, "
+	       "simulated beside the input:\n",
+	       built, n);
 	if (adv_simulate(o, files + 1, n, res + 1)) {
 		cli_error("advise", "a candidate's simulation failed");
 		goto out;
@@ -317,8 +317,9 @@ static int advise_run(struct advise_cmd *a)
 		win = more;
 	}
 	printf("\nwinner: candidate %u (%s)\n", win, win ? cand[win].how : "the input itself");
-	printf("  predicted ratio against %s: %.3f at 1 CPU, %.3f at %u CPUs\n", in.name,
-	       ratio(o, &res[win], &res[0], 0), ratio(o, &res[win], &res[0], 1), o->cpus);
+	printf("  predicted ratio against %s: %.3f at 1 CPU, %.3f at %u CPUs%s\n", in.name,
+	       ratio(o, &res[win], &res[0], 0), ratio(o, &res[win], &res[0], 1), o->cpus,
+	       o->nwl > 1 ? " (geometric means over the workloads)" : "");
 	for (unsigned int w = 0; w < o->nwl; w++)
 		printf("  %s: lines of struct %s the unshared path touches (1 CPU): %llu before, "
 		       "%llu after\n",
