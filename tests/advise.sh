@@ -6,6 +6,8 @@
 # what --jobs 1 does, pins hold, and bad arguments are refused by name.
 set -u
 vfslab=${top_builddir:-.}/tools/vfslab
+# A sanitizer build has no simulator (tools/simrun/local.mk).
+[ -x "${top_builddir:-.}/tools/vfslab-sim" ] || { echo "SKIP: no vfslab-sim in this build"; exit 77; }
 work=$(mktemp -d) || exit 99
 trap 'rm -rf "$work"' EXIT
 . "${srcdir:-$(dirname "$0")/..}/tests/report.sh"

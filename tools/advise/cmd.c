@@ -32,8 +32,9 @@ static void advise_usage(FILE *f)
 		   "from the rest, the unshared path on few lines, holes and size in check,\n"
 		   "pinned fields together); the best candidates and the input run on the\n"
 		   "simulator at 1 CPU and at N; the best ratio at N whose unshared path\n"
-		   "touches no more lines than the input's wins, unless one touching more\n"
-		   "beats it by over 2%%. Every number printed comes from those simulations.\n\n"
+		   "touches no more lines than the input's, nor takes more in all, wins,\n"
+		   "unless one touching more beats it by over 2%%. Every number printed\n"
+		   "comes from those simulations.\n\n"
 		   "  --workload LIST  bench workloads, comma-separated (vfslab help bench)\n"
 		   "  --cpus N         the CPU count to optimise for (2 to 512)\n"
 		   "  --profile P      the simulated machine: spr (default), zen4, clx,\n"
@@ -186,9 +187,13 @@ static double ratio(const struct adv_opts *o, const struct adv_result *a,
 	return exp(sum / o->nwl);
 }
 
-static bool fewer_lines(const struct adv_opts *o, const struct adv_result *a,
-			const struct adv_result *b)
+/* a touches no more lines than b: on the unshared path, and in all (its size). */
+static bool no_more_lines(const struct adv_opts *o, const struct adv_result *a,
+			  const struct adv_cand *ca, const struct adv_result *b,
+			  const struct adv_cand *cb)
 {
+	if ((ca->size + 63) / 64 > (cb->size + 63) / 64)
+		return false;
 	for (unsigned int w = 0; w < o->nwl; w++)
 		if (a->run[w][0].lines.touched > b->run[w][0].lines.touched)
 			return false;
@@ -303,13 +308,14 @@ static int advise_run(struct advise_cmd *a)
 	 * lines than the input's; one touching more wins only by a margin.
 	 */
 	for (unsigned int i = 1; i <= n; i++) {
-		unsigned int *best = fewer_lines(o, &res[i], &res[0]) ? &win : &more;
+		unsigned int *best = no_more_lines(o, &res[i], &cand[i], &res[0], &cand[0]) ? &win :
+											      &more;
 
 		if (*best == ~0u || better(o, &res[i], &cand[i], &res[*best], &cand[*best]))
 			*best = i;
 	}
 	if (more != ~0u && ratio(o, &res[more], &res[win], 1) > 1 + ADV_LINE_MARGIN) {
-		printf("\ncandidate %u touches more lines at 1 CPU than the input, and its "
+		printf("\ncandidate %u touches more lines than the input (at 1 CPU, or in all), and its "
 		       "ratio at %u CPUs is %.3f times the best that does not (candidate %u): "
 		       "more than the %.0f%% a line must buy\n",
 		       more, o->cpus, ratio(o, &res[more], &res[win], 1), win,
