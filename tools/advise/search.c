@@ -341,7 +341,10 @@ unsigned int adv_search(const struct layout *in, const struct adv_field *fields,
 			}
 		}
 	}
-	*built = n;
+	/* The input's own order, each item at its natural alignment, as one more start. */
+	all[n] = input;
+	evaluate(&sr, &all[n]);
+	snprintf(all[n++].how, sizeof(all[0].how), "input order");
 	/* Two searches from every order: the model's best, and the best within the input's lines. */
 	for (unsigned int i = 0, m = n; i < m && n + 1 < BUILT_MAX; i++) {
 		all[n] = all[i];
