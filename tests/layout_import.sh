@@ -4,8 +4,8 @@
 # every member at pahole's offset and size (vfslab's fields through the
 # kernel's anonymous unions, the others as opaque members, bit-fields as the
 # bytes they take), sizeof the kernel's; a missing or bit-field member
-# vfslab needs is an error naming it; the imported dentry runs in the
-# simulator as the preset it equals.
+# vfslab needs is an error naming it; the imported layouts run in bench,
+# and the imported dentry in the simulator as the preset it equals.
 set -u
 vfslab=${top_builddir:-.}/tools/vfslab
 src=${srcdir:-$(dirname "$0")/..}
@@ -72,6 +72,15 @@ sed 's|d_flags; *\(/\* *0\) *\(4 \*/\)|d_flags:8;  \1: 0 \2|' "$host" >"$work/bi
 refused "a bit-field vfslab stores whole" "'d_flags' is a 8-bit bit-field" "$work/bits"
 refused "no such struct" "no struct dentry in it" "$v58"
 refused "no such file" "No such file or directory" "$work/none"
+
+# And natively: bench runs the imported layouts.
+if "$vfslab" bench stat2 --tasks 1 --variant "dentry=pahole:$host,file=pahole:$host" \
+	--peer none --interval 0.05 --rounds 1 >"$work/bench" 2>&1 &&
+	grep -q '^vfslab dentry=pahole:' "$work/bench"; then
+	ok "bench stat2 runs the imported dentry and file"
+else
+	bad "bench with the imported layouts: $(cat "$work/bench")"
+fi
 
 # The imported dentry in the simulator: the same machine as v6.11's offsets.
 if [ ! -x "${top_builddir:-.}/tools/vfslab-sim" ]; then
