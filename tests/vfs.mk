@@ -75,6 +75,10 @@ check_PROGRAMS += %D%/check_sim_profile
 #  fuzz_cli                    the command-line fuzzer's seeds parse clean:
 #                              no crash or leak, 0/1/2, a message if refused
 #  install                     examples/ built on a `make install` copy
+#  layout_import, layout_btf   a kernel's layouts from pahole's text and its
+#                              BTF: pahole's offsets; missing fields refused
+#  advise                      a tiny advise: a layout file layout accepts,
+#                              rates as vfslab sim's, --jobs 2 as --jobs 1
 dist_check_SCRIPTS = \
 	%D%/fstest_vfslab.sh \
 	%D%/fstest_host.sh \
@@ -102,7 +106,11 @@ dist_check_SCRIPTS = \
 	%D%/layering_selftest.sh \
 	%D%/man_options.sh \
 	%D%/fuzz_cli.sh \
-	%D%/install.sh
+	%D%/install.sh \
+	%D%/layout_import.sh \
+	%D%/layout_btf.sh \
+	%D%/advise.sh
+EXTRA_DIST += %D%/layout_members.sh %D%/layout_import.pahole %D%/layout_import_v58.pahole
 EXTRA_DIST += %D%/report.sh %D%/fstest_run.sh %D%/fstest %D%/replay
 # tests/replay holds the logs: not a program for make's built-in .sh rule to
 # write from replay.sh whenever that is newer (dist would copy that instead).

@@ -27,7 +27,7 @@ esac
 # Debian 12 packages: the build chain and the four chosen libraries.
 pkgs="build-essential autoconf automake autoconf-archive pkgconf liburcu-dev
 libjemalloc-dev check libsubunit-dev libedit-dev libjansson-dev jq python3 strace
-gnuplot-nox clang-format"
+gnuplot-nox clang-format libbpf-dev dwarves"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

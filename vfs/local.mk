@@ -14,6 +14,10 @@ noinst_LIBRARIES += %D%/libvfs.a
 	%D%/internal.h \
 	%D%/layout.c \
 	%D%/layout.h \
+	%D%/layout_btf.c \
+	%D%/layout_import.c \
+	%D%/layout_import.h \
+	%D%/layout_pahole.c \
 	%D%/layout_fields.def \
 	%D%/namei.c \
 	%D%/open.c \

@@ -16,11 +16,13 @@
 #include "vfs/vfs.h"
 
 static const char help[] =
-	"dentry=v6.11|v6.10|v6.7|randomize[:SEED]|FILE|PRESET+FIELD@OFF\n"
-	"                            struct dentry layout\n"
-	"file=v6.15|v6.12|v5.8|zhang-2020|randomize[:SEED]|FILE|PRESET+FIELD@OFF\n"
-	"                            struct file layout\n"
-	"files=kernel|shared-lock|FILE\n"
+	"dentry=v6.11|v6.10|v6.7|randomize[:SEED]|btf[:FILE]|pahole:FILE|FILE|PRESET+FIELD@OFF\n"
+	"                            struct dentry layout; btf: a kernel's own from its\n"
+	"                            BTF (default /sys/kernel/btf/vmlinux), pahole: from\n"
+	"                            the text `pahole -C dentry` prints\n"
+	"file=v6.15|v6.12|v5.8|zhang-2020|randomize[:SEED]|btf[:FILE]|pahole:FILE|FILE|\n"
+	"     PRESET+FIELD@OFF       struct file layout\n"
+	"files=kernel|shared-lock|btf[:FILE]|pahole:FILE|FILE\n"
 	"                            struct files_struct layout\n"
 	"dcount=lockref|atomic|dlock d_count by lockref cmpxchg, as an atomic (2013: dget\n"
 	"                            and dput without d_lock, dget_parent under it), or\n"

@@ -27,7 +27,36 @@ struct collect {
 	struct cand *v;
 	size_t n, cap;
 	struct coh_stats *total;
+	struct c2c_struct_lines *structs;
 };
+
+static int layout_of(const char *tag);
+
+/* A line of a dentry, file or files_struct: its accesses, by line index in the object. */
+static void struct_line(struct c2c_struct_lines *structs, const struct coh_stats *st, uint64_t line)
+{
+	uintptr_t addr = (uintptr_t)line << sim.coh.line_shift, base;
+	const char *tag;
+	size_t size;
+	uint32_t seq;
+	unsigned int i;
+	int k;
+
+	if (!sim_arena_object(addr, &base, &size, &tag, &seq) || !tag[0] ||
+	    (k = layout_of(tag)) < 0)
+		return;
+	i = (addr - base) >> sim.coh.line_shift;
+	if (i >= C2C_OBJ_LINES)
+		return;
+	structs[k].touched++;
+	structs[k].line[i].objects++;
+	structs[k].line[i].loads += st->loads;
+	structs[k].line[i].stores += st->stores;
+	structs[k].line[i].rmws += st->rmws;
+	structs[k].line[i].hitm += st->hitm_local + st->hitm_remote;
+	structs[k].line[i].rfo += st->rfo;
+	structs[k].line[i].stall_ps += st->stall_ps;
+}
 
 static void add_stats(struct coh_stats *t, const struct coh_stats *s)
 {
@@ -51,6 +80,7 @@ static void collect(void *ctx, struct coh_line *l, uint64_t line)
 	struct collect *c = ctx;
 
 	add_stats(c->total, l->st);
+	struct_line(c->structs, l->st, line);
 	if (!l->st->contribs)
 		return;
 	if (c->n == c->cap) {
@@ -249,7 +279,7 @@ static void rows(struct c2c_line *cl, const struct coh_line *l, uint64_t line,
 void c2c_build(struct c2c_report *r, const struct vfs_config *cfg, unsigned int top)
 {
 	struct layout ls[LS_NR];
-	struct collect c = { .total = &r->total };
+	struct collect c = { .total = &r->total, .structs = r->structs };
 	char err[256];
 
 	memset(r, 0, sizeof(*r));

@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 	sim_thread_new = lib_thread_new;
 	sim_thread_switch = lib_thread_switch;
 	if (argc < 2 || argv[1][0] == '-' || !strcmp(argv[1], "sim") || !strcmp(argv[1], "help") ||
-	    !strcmp(argv[1], "scenarios"))
+	    !strcmp(argv[1], "scenarios") || !strcmp(argv[1], "advise"))
 		return vfslab_main(argc, argv);
 	if (!on_one_cpu(argv[1])) {
 		fprintf(stderr,

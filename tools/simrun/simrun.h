@@ -17,6 +17,7 @@
 #include "tools/out/json.h"
 #include "tools/sim/profile.h"
 #include "tools/sim/sim.h"
+#include "vfs/layout.h"
 #include "vfs/vfs.h"
 
 /* The ctx of sys_ops_sim: the vCPU's task. */
@@ -56,11 +57,26 @@ struct c2c_line {
 	unsigned int nrows;
 };
 
+/*
+ * Every access to the objects of one laid-out struct, by the line's index
+ * in its object (hits included): what a layout's lines cost, and, with one
+ * field a line, what each field costs (vfslab advise).
+ */
+#define C2C_OBJ_LINES 64
+struct c2c_struct_lines {
+	uint64_t touched; /* distinct lines of such objects accessed */
+	struct {
+		uint64_t objects; /* objects whose line this is that were accessed */
+		uint64_t loads, stores, rmws, hitm, rfo, stall_ps;
+	} line[C2C_OBJ_LINES];
+};
+
 struct c2c_report {
 	struct c2c_line *lines;
 	unsigned int nlines;
 	struct coh_stats total;
 	uint64_t lines_with_events;
+	struct c2c_struct_lines structs[LS_NR];
 };
 
 struct sim_result {
