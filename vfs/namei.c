@@ -16,9 +16,11 @@
  *  directory's inode_lock; cross-directory renames also hold
  *  s_vfs_rename_mutex and lock the two parents ancestor-first.
  *
+ *  A dcache miss (lookup_slow) holds the directory's inode_lock shared:
+ *  d_alloc_parallel() makes lookups of one name wait for the first.
+ *
  * Deviations from Linux: no mounts, so no mount crossing, m_seq or
- * LOOKUP_BENEATH family; a dcache miss takes the directory's inode_lock
- * exclusively (Linux: shared + d_alloc_parallel); symlink atime is not
+ * LOOKUP_BENEATH family; symlink atime is not
  * updated; fs.protected_symlinks/hardlinks behave as with value 1.
  */
 #include <stdlib.h>
@@ -409,29 +411,61 @@ static __always_inline struct dentry *lookup_fast(struct nameidata *nd)
 }
 
 /*
- * Models lookup_slow() + simple_lookup(): a name the dcache lacks does not
- * exist on tmpfs, so the filesystem answers with a negative dentry.
+ * Models simple_lookup(), tmpfs' ->lookup: a name the dcache lacks does not
+ * exist, so the answer is a negative dentry, hashed.
  */
+static struct dentry *simple_lookup(struct vfs *v, struct dentry *d)
+{
+	vfs_count(VFS_EV_DCACHE_MISS);
+	if (d_name_len(v, d) > NAME_MAX_LEN)
+		return ERR_PTR(-ENAMETOOLONG);
+	d_add(v, d, NULL);
+	return NULL;
+}
+
+/*
+ * Models __lookup_slow(): d_alloc_parallel() gives one lookup per name the
+ * dentry to look up, and every other lookup of that name the same dentry
+ * once the first is done.
+ */
+static struct dentry *__lookup_slow(struct vfs *v, const struct qstr *name, struct dentry *dir)
+{
+	struct inode *inode = d_inode(v, dir);
+	struct lookup_wq wq;
+	struct dentry *d, *old;
+
+	if (unlikely(READ_ONCE(inode->i_flags) & S_DEAD))
+		return ERR_PTR(-ENOENT);
+	d = d_alloc_parallel(v, dir, name, &wq);
+	if (IS_ERR(d) || !d_in_lookup(v, d))
+		return d;
+	old = simple_lookup(v, d);
+	d_lookup_done(v, d);
+	if (unlikely(old)) {
+		dput(v, d);
+		d = old;
+	}
+	return d;
+}
+
+/* Models lookup_slow(): a dcache miss, under the directory's shared lock. */
 static struct dentry *lookup_slow(struct vfs *v, const struct qstr *name, struct dentry *dir)
 {
 	struct inode *inode = d_inode(v, dir);
 	struct dentry *d;
 
-	inode_lock(inode);
-	d = d_lookup(v, dir, name);
-	if (!d) {
-		vfs_count(VFS_EV_DCACHE_MISS);
-		if (unlikely(READ_ONCE(inode->i_flags) & S_DEAD))
-			d = ERR_PTR(-ENOENT);
-		else if (name->len > NAME_MAX_LEN)
-			d = ERR_PTR(-ENAMETOOLONG);
-		else if (!(d = d_alloc(v, dir, name)))
-			d = ERR_PTR(-ENOMEM);
-		else
-			d_add(v, d, NULL);
-	}
-	inode_unlock(inode);
+	inode_lock_shared(inode);
+	d = __lookup_slow(v, name, dir);
+	inode_unlock_shared(inode);
 	return d;
+}
+
+/* Models lookup_one_unlocked(): one name under base, cached or looked up. */
+struct dentry *lookup_one_unlocked(struct vfs *v, const struct qstr *name, struct dentry *base)
+{
+	struct dentry *d = d_lookup(v, base, name);
+
+	return d ? d : lookup_slow(v, name, base);
 }
 
 static void put_link(struct nameidata *nd)

@@ -181,6 +181,7 @@ struct walk_trace {
 #define DCACHE_SYMLINK_TYPE 0x00600000u
 #define DCACHE_DENTRY_KILLED 0x01000000u
 #define DCACHE_DISCONNECTED 0x02000000u
+#define DCACHE_PAR_LOOKUP 0x10000000u /* being looked up, in the in-lookup hash */
 
 struct dentry_info {
 	char name[256];
