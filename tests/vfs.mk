@@ -152,3 +152,6 @@ check_PROGRAMS += %D%/check_dcache_parallel
 %C%_check_dcache_parallel_SOURCES = %D%/check_dcache_parallel.c vfs/dcache.c vfs/namei.c \
 	lib/fault_inject.c
 %C%_check_dcache_parallel_CPPFLAGS = $(AM_CPPFLAGS) -DVFSLAB_FAULT_INJECTION
+
+# The fs.protected_* sysctls as variant keys, and may_create_in_sticky().
+check_PROGRAMS += %D%/check_protected

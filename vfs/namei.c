@@ -20,8 +20,7 @@
  *  d_alloc_parallel() makes lookups of one name wait for the first.
  *
  * Deviations from Linux: no mounts, so no mount crossing, m_seq or
- * LOOKUP_BENEATH family; symlink atime is not
- * updated; fs.protected_symlinks/hardlinks behave as with value 1.
+ * LOOKUP_BENEATH family; symlink atime is not updated.
  */
 #include <stdlib.h>
 
@@ -477,7 +476,7 @@ static void put_link(struct nameidata *nd)
 }
 
 /*
- * Models may_follow_link() with fs.protected_symlinks = 1: in a sticky
+ * Models may_follow_link(): with fs.protected_symlinks, in a sticky
  * world-writable directory, only follow links owned by the follower or by
  * the directory's owner.
  */
@@ -485,6 +484,8 @@ static int may_follow_link(struct nameidata *nd, const struct inode *inode)
 {
 	uid_t fsuid = nd->task->cred.fsuid;
 
+	if (!nd->v->cfg.protected_symlinks)
+		return 0;
 	if ((nd->dir_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH))
 		return 0;
 	if (fsuid == READ_ONCE(inode->i_uid) || nd->dir_uid == READ_ONCE(inode->i_uid))
@@ -492,6 +493,33 @@ static int may_follow_link(struct nameidata *nd, const struct inode *inode)
 	if (nd->flags & LOOKUP_RCU)
 		return -ECHILD;
 	return -EACCES;
+}
+
+/*
+ * Models may_create_in_sticky(): O_CREAT found inode in a sticky directory
+ * (nd->dir_*). Neither its owner's nor the opener's, it is refused in an
+ * o+w directory, and with value 2 in a g+w one, for regular files and
+ * fifos as fs.protected_regular and protected_fifos say; every other type
+ * (a device, a socket, a symlink under O_NOFOLLOW) always, as in Linux.
+ */
+static int may_create_in_sticky(struct nameidata *nd, const struct inode *inode)
+{
+	const struct vfs_config *cfg = &nd->v->cfg;
+	umode_t mode = READ_ONCE(inode->i_mode);
+	uid_t uid = READ_ONCE(inode->i_uid);
+
+	if (likely(!(nd->dir_mode & S_ISVTX)))
+		return 0;
+	if ((S_ISREG(mode) && !cfg->protected_regular) || (S_ISFIFO(mode) && !cfg->protected_fifos))
+		return 0;
+	if (uid == nd->dir_uid || uid == nd->task->cred.fsuid)
+		return 0;
+	if (nd->dir_mode & S_IWOTH)
+		return -EACCES;
+	if ((nd->dir_mode & S_IWGRP) && ((S_ISFIFO(mode) && cfg->protected_fifos >= 2) ||
+					 (S_ISREG(mode) && cfg->protected_regular >= 2)))
+		return -EACCES;
+	return 0;
 }
 
 /* Models pick_link(): push the link and return its body to walk. */
@@ -1167,12 +1195,14 @@ long sys_symlink(struct task *t, const char *target, const char *name)
 	return sys_symlinkat(t, target, AT_FDCWD, name);
 }
 
-/* Models may_linkat() with fs.protected_hardlinks = 1. */
+/* Models may_linkat(): fs.protected_hardlinks. */
 static int may_linkat(struct task *t, struct inode *inode)
 {
 	const struct cred *cred = &t->cred;
 	umode_t mode = READ_ONCE(inode->i_mode);
 
+	if (!t->vfs->cfg.protected_hardlinks)
+		return 0;
 	if (inode_owner_or_capable(cred, inode))
 		return 0;
 	/* safe_hardlink_source(): regular, not setuid, not setgid-exec, rw. */
@@ -1923,6 +1953,9 @@ static int path_openat(struct task *t, struct nameidata *nd, const char *name,
 			error = -EISDIR;
 			goto out;
 		}
+		error = may_create_in_sticky(nd, d_inode(v, nd->path.dentry));
+		if (error)
+			goto out;
 	}
 	if ((nd->flags & LOOKUP_DIRECTORY) && !d_can_lookup(v, nd->path.dentry)) {
 		error = -ENOTDIR;
