@@ -54,9 +54,8 @@ static struct qstr vt_qstr(struct vfs *v, struct dentry *dir, const char *name)
 	unsigned int len = strlen(name);
 
 	q.name = (const unsigned char *)name;
-	q.hash_len = hashlen_create(full_name_hash(name_hash_salt(v, dir, d_inode(v, dir)), name,
-						   len),
-				    len);
+	q.hash_len = hashlen_create(
+		full_name_hash(name_hash_salt(v, dir, d_inode(v, dir)), name, len), len);
 	return q;
 }
 
