@@ -152,12 +152,6 @@ unsigned int gen_allowed_mode(const struct gen *g, unsigned int m)
 {
 	if (gen_avoid(g, DT_AVOID_SETID))
 		m &= ~(unsigned int)(S_ISUID | S_ISGID);
-	if (m & S_ISVTX) {
-		if (g->pol->no_sticky_ow)
-			m &= ~(unsigned int)S_IWOTH;
-		if (g->pol->no_sticky_gw)
-			m &= ~(unsigned int)S_IWGRP;
-	}
 	return m;
 }
 
@@ -442,12 +436,6 @@ int dt_generate(struct dt_script *s, uint64_t seed, size_t nlines, const struct 
 
 	/* A tenth of the lines rebuild, most of them at the start. */
 	size_t setup = nlines / 10 < 5 ? 5 : nlines / 10;
-
-	if (pol->no_sticky_ow && !s->n) {
-		if (dt_script_add(s, DT_ROOT_FIX, 1))
-			return -1;
-		s->pinned = 1;
-	}
 
 	for (size_t i = 0; i < nlines; i++) {
 		gen_line(&g, i < setup || gen_chance(&g, 7));

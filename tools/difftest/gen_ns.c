@@ -378,9 +378,6 @@ void gen_nsop(struct gen *g, bool at)
 	char p[GEN_WORD];
 	enum nsop op = pick_nsop(g);
 
-	/* Hard links of others' files depend on protected_hardlinks. */
-	if (op == NS_LINK && g->pol->root_links && !g->root)
-		op = NS_STAT;
 	gen_path(g, p);
 	if (op < NS_UNLINK)
 		ns_make(g, op, at, p);
