@@ -155,3 +155,6 @@ check_PROGRAMS += %D%/check_dcache_parallel
 
 # The fs.protected_* sysctls as variant keys, and may_create_in_sticky().
 check_PROGRAMS += %D%/check_protected
+# /dev/random's stream per instance (vfs/mem_devs.c; the devices' Linux
+# semantics are tests/fstest/memdev.t).
+check_PROGRAMS += %D%/check_mem_devs

@@ -148,6 +148,9 @@ struct vfs {
 	 */
 	struct hlist_bl_head in_lookup_hashtable[1u << IN_LOOKUP_SHIFT] __cacheline_aligned;
 	atomic_long_t lookup_waits;
+
+	/* The state of /dev/random and /dev/urandom's stream (vfs/mem_devs.c). */
+	atomic_long_t mem_random;
 };
 
 /* ---- run-time layout accessors ---- */
@@ -511,12 +514,15 @@ struct file_operations {
 	 * tests set one.
 	 */
 	int (*flush)(struct vfs *v, struct file *f, struct files_struct *id);
+	/* ->llseek: NULL for generic_file_llseek(); the mem devices have their own. */
+	long long (*llseek)(struct vfs *v, struct file *f, long long offset, int whence);
 };
 
 extern const struct file_operations shmem_file_operations;
 extern const struct file_operations shmem_dir_operations;
 extern const struct file_operations fifo_operations;
 extern const struct file_operations path_operations;
+const struct file_operations *chrdev_fops(dev_t rdev); /* vfs/mem_devs.c */
 
 struct file *alloc_file(struct vfs *v, const struct path *path, unsigned int flags,
 			const struct file_operations *fop, const struct cred *cred);

@@ -15,6 +15,7 @@ noinst_LIBRARIES += %D%/libvfs.a
 	%D%/layout.c \
 	%D%/layout.h \
 	%D%/layout_fields.def \
+	%D%/mem_devs.c \
 	%D%/namei.c \
 	%D%/open.c \
 	%D%/read_write.c \

@@ -1757,8 +1757,14 @@ static int vfs_open(struct task *t, const struct path *path, int flags, struct f
 		case S_IFIFO:
 			fop = &fifo_operations;
 			break;
+		case S_IFCHR:
+			/* chrdev_open(): the mem devices' driver, or none. */
+			fop = chrdev_fops(inode->i_rdev);
+			if (fop)
+				break;
+			return -ENXIO;
 		default:
-			/* No drivers: chrdev_open()/blkdev_open() find no device. */
+			/* blkdev_open() finds no device; sockets cannot be opened. */
 			return -ENXIO;
 		}
 	}
