@@ -2,6 +2,7 @@
 # random, urandom. Reads and writes never move the offset; lseek puts
 # null, zero and full back at 0 and leaves random where it is. Every
 # other device number has no driver: ENXIO.
+# needs: dev
 mkdir memdev 0755
 cd memdev
 

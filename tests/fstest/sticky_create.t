@@ -3,6 +3,7 @@
 # and protected_fifos, so none is opened here; every other type that
 # neither the opener nor the directory's owner owns is refused in a
 # world-writable one, root included, whatever the sysctls.
+# needs: dev
 mkdir sticky 0755
 cd sticky
 mkdir t 0755
