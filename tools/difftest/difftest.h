@@ -35,6 +35,11 @@ struct dt_policy {
 	unsigned int protected_symlinks, protected_hardlinks;
 	unsigned int protected_regular, protected_fifos;
 	/*
+	 * No device node that opens: the host's scratch directory is on a
+	 * nodev mount, where every device open is EACCES.
+	 */
+	bool no_devices;
+	/*
 	 * No SEEK_DATA or SEEK_HOLE: the host's tmpfs may put a file in
 	 * large folios (huge=always or within_size, or shmem_enabled=force),
 	 * whose size the kernel picks as memory allows, and a folio is data

@@ -376,6 +376,14 @@ static void gen_setup(struct gen *g)
 		gen_short_path(g, q);
 		gen_call(g, "link");
 		gen_arg(g, "%s %s", q, p);
+	} else if (r < 96 && !g->pol->no_devices) {
+		/* null, zero or full: the devices both sides drive alike. */
+		static const char *const mem[] = { "3", "5", "7" };
+
+		gen_call(g, "mknod");
+		gen_arg(g, "%s c", p);
+		gen_put_mode(g);
+		gen_arg(g, "1 %s", GEN_PICK(g, mem));
 	} else {
 		gen_call(g, "chown");
 		gen_arg(g, "%s %s %s", p, gen_chance(g, 50) ? "1000" : "65534",

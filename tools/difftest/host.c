@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 
 #include "tools/difftest/difftest.h"
 
@@ -107,6 +108,7 @@ static bool host_large_folios(const char *opts, char *huge, size_t len)
 void dt_policy_from_host(struct dt_policy *p, const char *tmpdir, char *desc, size_t len)
 {
 	char opts[1024] = "", huge[32] = "never";
+	struct statvfs svfs;
 	struct statfs sfs;
 	size_t n;
 
@@ -122,13 +124,15 @@ void dt_policy_from_host(struct dt_policy *p, const char *tmpdir, char *desc, si
 	if (tmpdir && statfs(tmpdir, &sfs) == 0)
 		p->tmpfs_size = (unsigned long long)sfs.f_blocks * (unsigned long long)sfs.f_bsize;
 	p->no_big_fallocate = !p->tmpfs_size || p->tmpfs_size >= (1ull << 40);
+	p->no_devices = tmpdir && statvfs(tmpdir, &svfs) == 0 && (svfs.f_flag & ST_NODEV);
 	n = (size_t)snprintf(desc, len,
 			     "host fs.protected_symlinks=%u hardlinks=%u regular=%u fifos=%u "
 			     "(vfslab too), tmpfs huge=%s size=%llu",
 			     p->protected_symlinks, p->protected_hardlinks, p->protected_regular,
 			     p->protected_fifos, huge, p->tmpfs_size);
-	if (n < len && (p->no_seek_hole || p->no_big_fallocate))
-		snprintf(desc + n, len - n, "; not generated:%s%s",
+	if (n < len && (p->no_seek_hole || p->no_big_fallocate || p->no_devices))
+		snprintf(desc + n, len - n, "; not generated:%s%s%s",
+			 p->no_devices ? " device nodes that open (nodev)," : "",
 			 p->no_seek_hole ? " SEEK_DATA/SEEK_HOLE (large folios)," : "",
 			 p->no_big_fallocate ? " 1 TiB fallocate (the tmpfs holds it)," : "");
 	n = strlen(desc);
