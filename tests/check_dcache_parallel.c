@@ -20,7 +20,7 @@
 
 #define NTHREADS 8
 
-static unsigned int sleepers;
+static unsigned int sleepers, want_sleepers;
 
 /* A waiter queued on an in-lookup dentry. */
 static void count_sleeper(void *arg)
@@ -32,10 +32,10 @@ static void count_sleeper(void *arg)
 /* The one lookup that owns the name: hold it until every other one waits. */
 static void hold_owner(void *arg)
 {
-	unsigned int want = *(unsigned int *)arg;
 	time_t end = time(NULL) + 20;
 
-	while (__atomic_load_n(&sleepers, __ATOMIC_ACQUIRE) < want && time(NULL) < end)
+	(void)arg;
+	while (__atomic_load_n(&sleepers, __ATOMIC_ACQUIRE) < want_sleepers && time(NULL) < end)
 		sched_yield();
 }
 
@@ -72,6 +72,30 @@ static void *look_up(void *arg)
 	return NULL;
 }
 
+/*
+ * @n lookups of @name under @dir at once, the first to own it held in
+ * ->lookup until the other n - 1 wait on its dentry.
+ */
+static void run_lookers(struct looker *l, unsigned int n, struct vfs *v, struct dentry *dir,
+			const char *name)
+{
+	unsigned int go = 0;
+
+	sleepers = 0;
+	want_sleepers = n - 1;
+	fault_inject_arm("d_wait_lookup:sleep", count_sleeper, NULL);
+	fault_inject_arm("d_alloc_parallel:in-lookup", hold_owner, NULL);
+	for (unsigned int i = 0; i < n; i++) {
+		l[i] = (struct looker){ .v = v, .dir = dir, .name = name, .go = &go };
+		ck_assert_int_eq(pthread_create(&l[i].th, NULL, look_up, &l[i]), 0);
+	}
+	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	for (unsigned int i = 0; i < n; i++)
+		ck_assert_int_eq(pthread_join(l[i].th, NULL), 0);
+	fault_inject_disarm("d_alloc_parallel:in-lookup");
+	fault_inject_disarm("d_wait_lookup:sleep");
+}
+
 static void check_tree(struct vfs *v)
 {
 	char err[512];
@@ -87,7 +111,6 @@ static void check_tree(struct vfs *v)
 START_TEST(test_waiters_share_one_lookup)
 {
 	struct looker l[NTHREADS];
-	unsigned int go = 0, want = NTHREADS - 1;
 	uint64_t before[VFS_EV_NR], after[VFS_EV_NR];
 	struct dentry *dir;
 	long waits;
@@ -98,21 +121,10 @@ START_TEST(test_waiters_share_one_lookup)
 	VT_EQ(sys_mkdir(e.t, "/d", 0755), 0);
 	dir = vt_dentry(e.t, "/d");
 	base = vt_dcount(e.t, "/d");
-	sleepers = 0;
-	fault_inject_arm("d_wait_lookup:sleep", count_sleeper, NULL);
-	fault_inject_arm("d_alloc_parallel:in-lookup", hold_owner, &want);
 	waits = atomic_long_read(&e.v->lookup_waits);
 	vfs_events_read(before);
-	for (int i = 0; i < NTHREADS; i++) {
-		l[i] = (struct looker){ .v = e.v, .dir = dir, .name = "missing", .go = &go };
-		ck_assert_int_eq(pthread_create(&l[i].th, NULL, look_up, &l[i]), 0);
-	}
-	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
-	for (int i = 0; i < NTHREADS; i++)
-		ck_assert_int_eq(pthread_join(l[i].th, NULL), 0);
+	run_lookers(l, NTHREADS, e.v, dir, "missing");
 	vfs_events_read(after);
-	fault_inject_disarm("d_alloc_parallel:in-lookup");
-	fault_inject_disarm("d_wait_lookup:sleep");
 
 	ck_assert_uint_eq(after[VFS_EV_DCACHE_MISS] - before[VFS_EV_DCACHE_MISS], 1);
 	ck_assert_uint_eq(sleepers, NTHREADS - 1);
@@ -140,7 +152,6 @@ START_TEST(test_failed_lookup_wakes_waiters)
 {
 	char name[NAME_MAX_LEN + 2];
 	struct looker l[4];
-	unsigned int go = 0, want = 3;
 	struct dentry *dir;
 	int base;
 	struct vt e;
@@ -151,18 +162,7 @@ START_TEST(test_failed_lookup_wakes_waiters)
 	VT_EQ(sys_mkdir(e.t, "/d", 0755), 0);
 	dir = vt_dentry(e.t, "/d");
 	base = vt_dcount(e.t, "/d");
-	sleepers = 0;
-	fault_inject_arm("d_wait_lookup:sleep", count_sleeper, NULL);
-	fault_inject_arm("d_alloc_parallel:in-lookup", hold_owner, &want);
-	for (int i = 0; i < 4; i++) {
-		l[i] = (struct looker){ .v = e.v, .dir = dir, .name = name, .go = &go };
-		ck_assert_int_eq(pthread_create(&l[i].th, NULL, look_up, &l[i]), 0);
-	}
-	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
-	for (int i = 0; i < 4; i++)
-		ck_assert_int_eq(pthread_join(l[i].th, NULL), 0);
-	fault_inject_disarm("d_alloc_parallel:in-lookup");
-	fault_inject_disarm("d_wait_lookup:sleep");
+	run_lookers(l, 4, e.v, dir, name);
 	/*
 	 * The failed dentry was never hashed: each waiter looked again and
 	 * ran ->lookup itself, which failed the same way.
@@ -232,35 +232,35 @@ static uint64_t stat_storm(struct vt *e, unsigned int rounds)
 
 /*
  * With negative dentries kept (a disk filesystem's dcache), each name is
- * looked up once however many threads miss it at once; what stays is one
- * unused negative dentry per name.
+ * looked up once however many threads miss it at once, and one unused
+ * negative dentry per name stays; tmpfs drops them, so lookups repeat,
+ * and no reference is left.
  */
-START_TEST(test_storm_one_lookup_per_name)
+static const struct {
+	const char *variant;
+	bool kept;
+} storms[] = {
+	{ "dcache-max-unused=1000", true },
+	{ "", false },
+};
+
+START_TEST(test_storm)
 {
 	struct vt e;
+	uint64_t lookups;
 	int base;
 
-	vt_begin(&e, "dcache-max-unused=1000");
+	vt_begin(&e, storms[_i].variant);
 	VT_EQ(sys_mkdir(e.t, "/d", 0755), 0);
 	base = vt_dcount(e.t, "/d");
-	ck_assert_uint_eq(stat_storm(&e, 50), NNAMES);
-	ck_assert_int_eq(vt_dcount(e.t, "/d"), base + NNAMES);
-	check_tree(e.v);
-	vt_end(&e);
-}
-END_TEST
-
-/* tmpfs drops negative dentries: lookups repeat, and no reference is left. */
-START_TEST(test_storm_tmpfs)
-{
-	struct vt e;
-	int base;
-
-	vt_begin(&e, "");
-	VT_EQ(sys_mkdir(e.t, "/d", 0755), 0);
-	base = vt_dcount(e.t, "/d");
-	ck_assert_uint_ge(stat_storm(&e, 50), NNAMES);
-	ck_assert_int_eq(vt_dcount(e.t, "/d"), base);
+	lookups = stat_storm(&e, 50);
+	if (storms[_i].kept) {
+		ck_assert_uint_eq(lookups, NNAMES);
+		ck_assert_int_eq(vt_dcount(e.t, "/d"), base + NNAMES);
+	} else {
+		ck_assert_uint_ge(lookups, NNAMES);
+		ck_assert_int_eq(vt_dcount(e.t, "/d"), base);
+	}
 	check_tree(e.v);
 	vt_end(&e);
 }
@@ -273,8 +273,7 @@ static Suite *dcache_parallel_suite(void)
 
 	tcase_add_test(tc, test_waiters_share_one_lookup);
 	tcase_add_test(tc, test_failed_lookup_wakes_waiters);
-	tcase_add_test(tc, test_storm_one_lookup_per_name);
-	tcase_add_test(tc, test_storm_tmpfs);
+	tcase_add_loop_test(tc, test_storm, 0, ARRAY_SIZE(storms));
 	suite_add_tcase(s, tc);
 	return s;
 }
