@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The fs.protected_* sysctls as variant keys (vfs/namei.c's may_follow_link,
- * may_linkat and may_create_in_sticky). Each case was run on the host's
- * tmpfs with the sysctl set as the variant sets it; the kernel's built-in
- * default, 0 for all four, is vfslab's.
+ * may_linkat and may_create_in_sticky), each case as fs/namei.c decides it.
+ * The sysctls are global, so the host could not be switched to check them
+ * all: difftest checks vfslab against the host at the host's values (here
+ * symlinks 0, hardlinks 1, regular 0, fifos 0), sticky_create.t the cases
+ * no value decides. The kernel's built-in default, 0 for all four, is
+ * vfslab's.
  */
 #include <sys/sysmacros.h>
 
