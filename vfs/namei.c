@@ -496,11 +496,12 @@ static int may_follow_link(struct nameidata *nd, const struct inode *inode)
 }
 
 /*
- * Models may_create_in_sticky(): O_CREAT found inode in a sticky directory
- * (nd->dir_*). Neither its owner's nor the opener's, it is refused in an
- * o+w directory, and with value 2 in a g+w one, for regular files and
- * fifos as fs.protected_regular and protected_fifos say; every other type
- * (a device, a socket, a symlink under O_NOFOLLOW) always, as in Linux.
+ * Models may_create_in_sticky(): O_CREAT found an existing inode in a
+ * sticky directory (nd->dir_*). If neither the directory's owner nor the
+ * opener owns it, it is refused in an o+w directory, and at value 2 in a
+ * g+w one too: regular files and fifos as fs.protected_regular and
+ * protected_fifos say, every other type (a device, a socket, a symlink
+ * under O_NOFOLLOW) in an o+w one whatever they say, as in Linux.
  */
 static int may_create_in_sticky(struct nameidata *nd, const struct inode *inode)
 {
