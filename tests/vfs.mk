@@ -153,3 +153,16 @@ CLEANFILES += %D%/fuzz/cli_replay$(EXEEXT)
 check_PROGRAMS += %D%/check_namei_race
 %C%_check_namei_race_SOURCES = %D%/check_namei_race.c vfs/namei.c lib/fault_inject.c
 %C%_check_namei_race_CPPFLAGS = $(AM_CPPFLAGS) -DVFSLAB_FAULT_INJECTION
+
+# Parallel lookups of missing names (d_alloc_parallel, the in-lookup hash):
+# its own copies of vfs/dcache.c and vfs/namei.c with their delay points on.
+check_PROGRAMS += %D%/check_dcache_parallel
+%C%_check_dcache_parallel_SOURCES = %D%/check_dcache_parallel.c vfs/dcache.c vfs/namei.c \
+	lib/fault_inject.c
+%C%_check_dcache_parallel_CPPFLAGS = $(AM_CPPFLAGS) -DVFSLAB_FAULT_INJECTION
+
+# The fs.protected_* sysctls as variant keys, and may_create_in_sticky().
+check_PROGRAMS += %D%/check_protected
+# /dev/random's stream per instance (vfs/mem_devs.c; the devices' Linux
+# semantics are tests/fstest/memdev.t).
+check_PROGRAMS += %D%/check_mem_devs

@@ -92,6 +92,7 @@ cd build-tsan
 make -j"$jobs" >/dev/null
 threaded="tests/check_spinlock tests/check_lockref tests/check_file_ref tests/check_rcu"
 threaded="$threaded tests/check_list tests/check_stress tests/check_file"
+threaded="$threaded tests/check_dcache_parallel"
 run_tests check TESTS="$threaded"
 run_tests check-long
 

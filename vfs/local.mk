@@ -19,6 +19,7 @@ noinst_LIBRARIES += %D%/libvfs.a
 	%D%/layout_import.h \
 	%D%/layout_pahole.c \
 	%D%/layout_fields.def \
+	%D%/mem_devs.c \
 	%D%/namei.c \
 	%D%/open.c \
 	%D%/read_write.c \

@@ -2,8 +2,9 @@
 /*
  * Variants: the run-time switches one VFS instance is built with, parsed
  * from "key=value,key=value". A variant changes speed, never semantics:
- * the whole test suite runs under each. Two keys pick what is modelled
- * instead: readdir= (the Linux version's getdents order) and tmpfs-size=.
+ * the whole test suite runs under each. Some keys pick what is modelled
+ * instead: readdir= (the Linux version's getdents order), tmpfs-size= and
+ * the fs.protected_* sysctls.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -41,7 +42,16 @@ static const char help[] =
 	"readdir=v6.14|v6.6          getdents order and directory offsets: newest first,\n"
 	"                            end at 2^31-1 (6.14+), or oldest first (6.6-6.13)\n"
 	"tmpfs-size=N[k|m|g|t]       tmpfs size=: what file pages may hold (ENOSPC past\n"
-	"                            it); 0 (the default): half of physical RAM\n";
+	"                            it); 0 (the default): half of physical RAM\n"
+	"protected-symlinks=0|1      fs.protected_symlinks: in a sticky o+w directory,\n"
+	"                            follow only one's own links or the directory\n"
+	"                            owner's (EACCES); default 0, the kernel's\n"
+	"protected-hardlinks=0|1     fs.protected_hardlinks: link() only files one owns\n"
+	"                            or may read and write (EPERM); default 0\n"
+	"protected-regular=0|1|2     fs.protected_regular: O_CREAT does not open another's\n"
+	"                            file in a sticky o+w (2: also g+w) directory\n"
+	"                            (EACCES); default 0\n"
+	"protected-fifos=0|1|2       fs.protected_fifos: the same for fifos; default 0\n";
 
 const char *vfs_config_help(void)
 {
@@ -180,6 +190,19 @@ static int apply(struct vfs_config *cfg, const char *key, const char *val, char 
 		cfg->hash_salt = n;
 		return 0;
 	}
+	if (!strcmp(key, "protected-symlinks") || !strcmp(key, "protected-hardlinks") ||
+	    !strcmp(key, "protected-regular") || !strcmp(key, "protected-fifos")) {
+		/* The sysctls' ranges: 0..1 for links, 0..2 for O_CREAT. */
+		bool links = strstr(key, "links") != NULL;
+
+		if (parse_ulong(val, links ? 1 : 2, &n))
+			goto bad;
+		*(!strcmp(key, "protected-symlinks")  ? &cfg->protected_symlinks :
+		  !strcmp(key, "protected-hardlinks") ? &cfg->protected_hardlinks :
+		  !strcmp(key, "protected-regular")   ? &cfg->protected_regular :
+							&cfg->protected_fifos) = n;
+		return 0;
+	}
 	if (!strcmp(key, "hash-shift")) {
 		if (parse_ulong(val, 26, &n) || n < 4)
 			goto bad;
@@ -273,5 +296,15 @@ void vfs_config_describe(const struct vfs_config *cfg, char *buf, size_t len)
 		size_t n = strlen(buf);
 
 		snprintf(buf + n, len - n, ",hash-salt=%llu", cfg->hash_salt);
+	}
+	if (cfg->protected_symlinks || cfg->protected_hardlinks || cfg->protected_regular ||
+	    cfg->protected_fifos) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n,
+			 ",protected-symlinks=%u,protected-hardlinks=%u,protected-regular=%u,"
+			 "protected-fifos=%u",
+			 cfg->protected_symlinks, cfg->protected_hardlinks, cfg->protected_regular,
+			 cfg->protected_fifos);
 	}
 }

@@ -66,6 +66,9 @@ struct vfs_config {
 	unsigned long long tmpfs_size; /* tmpfs size= in bytes; 0: half of RAM */
 	bool hash_salt_fixed; /* hash-salt=N: names hashed with N, not the parent's address */
 	unsigned long long hash_salt;
+	/* fs.protected_*: 0 (the kernel's built-in default), 1 or 2 */
+	unsigned int protected_symlinks, protected_hardlinks;
+	unsigned int protected_regular, protected_fifos;
 };
 
 /* The defaults: v6.11+ dentry, v6.15 file, lockref with 100 retries, ... */
@@ -181,6 +184,7 @@ struct walk_trace {
 #define DCACHE_SYMLINK_TYPE 0x00600000u
 #define DCACHE_DENTRY_KILLED 0x01000000u
 #define DCACHE_DISCONNECTED 0x02000000u
+#define DCACHE_PAR_LOOKUP 0x10000000u /* being looked up, in the in-lookup hash */
 
 struct dentry_info {
 	char name[256];
