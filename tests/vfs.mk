@@ -13,6 +13,8 @@ check_PROGRAMS += \
 	%D%/check_stress \
 	%D%/check_check
 EXTRA_DIST += %D%/vfs_test.h
+# The dentry hash's size and chains, and the phase clocks (bench --tree).
+check_PROGRAMS += %D%/check_dhash
 # tools/out: the CSV writer and the JSON helpers every output goes through.
 check_PROGRAMS += %D%/check_out %D%/check_names
 %C%_check_out_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
@@ -75,6 +77,7 @@ check_PROGRAMS += %D%/check_sim_profile
 #  fuzz_cli                    the command-line fuzzer's seeds parse clean:
 #                              no crash or leak, 0/1/2, a message if refused
 #  install                     examples/ built on a `make install` copy
+#  bench_tree                  bench --tree's hash line and --phases table
 dist_check_SCRIPTS = \
 	%D%/fstest_vfslab.sh \
 	%D%/fstest_host.sh \
@@ -102,7 +105,8 @@ dist_check_SCRIPTS = \
 	%D%/layering_selftest.sh \
 	%D%/man_options.sh \
 	%D%/fuzz_cli.sh \
-	%D%/install.sh
+	%D%/install.sh \
+	%D%/bench_tree.sh
 EXTRA_DIST += %D%/report.sh %D%/fstest_run.sh %D%/fstest %D%/replay
 # tests/replay holds the logs: not a program for make's built-in .sh rule to
 # write from replay.sh whenever that is newer (dist would copy that instead).

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * vfslab bench --tree N: build a tree of N empty files (1000 per directory)
- * in vfslab and, beside it, on the host's tmpfs; report the time and what
- * each dentry and inode costs in memory.
+ * in vfslab and, beside it, on the host's tmpfs; report the time, what each
+ * dentry and inode costs in memory, the dentry hash the tree landed in and
+ * (--phases) where each side's time went, step by step.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,9 +13,24 @@
 #include <unistd.h>
 
 #include "tools/bench/bench.h"
+#include "tools/cli.h"
 #include "tools/interrupt.h"
+#include "vfs/phase.h"
 
 #define PER_DIR 1000
+
+/* The calls the build makes, each its own row of the phase table. */
+enum tree_call { TC_MKDIR, TC_OPEN, TC_CLOSE, TC_NR };
+
+/* One side's build: its time and, with --phases, its calls' clocks. */
+struct tree_side {
+	const char *name;
+	long done;
+	double secs;
+	bool phases;
+	struct vfs_phases ph[TC_NR];
+	double ns_per_tick;
+};
 
 static double now(void)
 {
@@ -37,46 +53,132 @@ static long rss_kib(void)
 	return rss * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
+/* Start call c's phase clock (--phases). */
+static void call_begin(struct tree_side *s, enum tree_call c)
+{
+	if (s->phases)
+		vfs_phases_start(&s->ph[c]);
+}
+
+static void call_end(struct tree_side *s)
+{
+	if (s->phases)
+		vfs_phases_stop();
+}
+
 /*
- * Build the tree through sys until n files or a signal; *built gets how
- * many were made. Returns seconds, or a negative errno.
+ * Build the tree through sys until n files or a signal; s->done gets how
+ * many were made. Returns 0 or a negative errno; s->secs the time.
  */
-static double build(const struct sys_ops *sys, void *ctx, const char *base, long n, long *built,
-		    struct progress *p, const char *side)
+static long build(struct tree_side *s, const struct sys_ops *sys, void *ctx, const char *base,
+		  long n, struct progress *p)
 {
 	char path[512];
 	double t0 = now();
-	long r;
+	uint64_t k0 = vfs_phase_clock();
+	long r = 0;
 
-	*built = 0;
+	s->done = 0;
 	for (long i = 0; i < n && !intr_pending(); i++) {
 		if (i % 1024 == 0 && progress_due(p))
-			progress_print(p, "tree: %s, %ld of %ld files", side, i, n);
+			progress_print(p, "tree: %s, %ld of %ld files", s->name, i, n);
 		if (i % PER_DIR == 0) {
 			snprintf(path, sizeof(path), "%s/d%ld", base, i / PER_DIR);
+			call_begin(s, TC_MKDIR);
 			r = sys->mkdir(ctx, path, 0755);
+			call_end(s);
 			if (r < 0)
-				return r;
+				break;
 		}
 		snprintf(path, sizeof(path), "%s/d%ld/f%ld", base, i / PER_DIR, i % PER_DIR);
+		call_begin(s, TC_OPEN);
 		r = sys->open(ctx, path, O_CREAT | O_EXCL | O_WRONLY, 0644);
+		call_end(s);
 		if (r < 0)
-			return r;
+			break;
+		call_begin(s, TC_CLOSE);
 		sys->close(ctx, (int)r);
-		*built = i + 1;
+		call_end(s);
+		s->done = i + 1;
 	}
-	return now() - t0;
+	s->secs = now() - t0;
+	s->ns_per_tick = s->secs * 1e9 / (double)(vfs_phase_clock() - k0 + 1);
+	return r < 0 ? r : 0;
+}
+
+static double call_ns(const struct tree_side *s, enum tree_call c, int step)
+{
+	double t = 0;
+
+	for (int i = 0; i < VFS_PH_NR; i++)
+		if (step < 0 || step == i)
+			t += (double)s->ph[c].ticks[i];
+	return t * s->ns_per_tick / (double)s->done;
+}
+
+static void phase_row(const char *name, double a, const struct tree_side *k, double b)
+{
+	printf("    %-30s %9.1f", name, a);
+	if (k && k->done)
+		printf(" %9.1f", b);
+	printf("\n");
+}
+
+/* Where each side's time went, per file; the open's steps for vfslab alone. */
+static void print_phases(const struct tree_side *v, const struct tree_side *k)
+{
+	static const char *const calls[TC_NR] = { "mkdir (1 per 1000 files)", "open(O_CREAT)",
+						  "close" };
+	double vsum = 0, ksum = 0;
+
+	printf("  where the time goes, ns per file (--phases: each step's own time,\n"
+	       "  a clock read at every switch included):\n");
+	printf("    %-30s %9s%s\n", "call / step", "vfslab", k && k->done ? "    kernel" : "");
+	for (int c = 0; c < TC_NR; c++) {
+		double a = call_ns(v, c, -1), b = k && k->done ? call_ns(k, c, -1) : 0;
+
+		phase_row(calls[c], a, k, b);
+		vsum += a;
+		ksum += b;
+		if (c != TC_OPEN)
+			continue;
+		for (int i = 0; i < VFS_PH_NR; i++) {
+			char name[64];
+
+			snprintf(name, sizeof(name), "  %s", vfs_phase_name(i));
+			printf("    %-30s %9.1f\n", name, call_ns(v, c, i));
+		}
+	}
+	phase_row("the loop (names, progress)", v->secs * 1e9 / v->done - vsum, k,
+		  k && k->done ? k->secs * 1e9 / k->done - ksum : 0);
+	phase_row("total", v->secs * 1e9 / v->done, k, k && k->done ? k->secs * 1e9 / k->done : 0);
+}
+
+/* The dentry hash: its size, where that came from, how long its chains got. */
+static void print_hash(struct vfs *vfs, const char *why)
+{
+	struct dhash_info h;
+
+	vfs_inspect_hash(vfs, &h);
+	printf("  dentry hash: 2^%u buckets, %.1f MiB (%s): %lu dentries, %.2f per bucket,\n"
+	       "  longest chain %lu\n",
+	       h.shift, (double)(sizeof(void *) << h.shift) / 1048576.0, why, h.entries,
+	       (double)h.entries / (double)(1ul << h.shift), h.longest);
 }
 
 /* What was built: time, rate, memory per file; marked when a signal cut it short. */
-static void print_tree(long n, long done, double secs, const char *tmpdir, bool peer, long kdone,
-		       double ksecs, const struct vfs_cache_info *ci, int nc, long rss_kib)
+static void print_tree(const struct tree_opts *o, const struct tree_side *v,
+		       const struct tree_side *k, const struct vfs_cache_info *ci, int nc,
+		       long rss_kib)
 {
+	long n = o->n, done = v->done, kdone = k->done;
+	double secs = v->secs, ksecs = k->secs;
+
 	printf("tree of %ld files (%d per directory)\n", n, PER_DIR);
 	if (intr_pending()) {
 		printf("INTERRUPTED by %s: partial result: vfslab built %ld of the %ld files",
 		       intr_name(), done, n);
-		if (peer)
+		if (o->peer)
 			printf(", the kernel %ld", kdone);
 		printf("\n");
 	}
@@ -84,11 +186,11 @@ static void print_tree(long n, long done, double secs, const char *tmpdir, bool 
 		return;
 	printf("  vfslab: %.2f s, %.0f files/s\n", secs, done / secs);
 	if (kdone == n && done == n)
-		printf("  kernel (%s): %.2f s, %.0f files/s; vfslab is %.1fx faster\n", tmpdir,
+		printf("  kernel (%s): %.2f s, %.0f files/s; vfslab is %.1fx faster\n", o->tmpdir,
 		       ksecs, n / ksecs, ksecs / secs);
 	else if (kdone)
 		printf("  kernel (%s): %ld files in %.2f s, %.0f files/s; vfslab is %.1fx faster\n",
-		       tmpdir, kdone, ksecs, kdone / ksecs, (done / secs) / (kdone / ksecs));
+		       o->tmpdir, kdone, ksecs, kdone / ksecs, (done / secs) / (kdone / ksecs));
 	for (int i = 0; i < nc; i++)
 		printf("  %-18s %9ld objects x %4zu bytes = %7.1f MiB\n", ci[i].name, ci[i].in_use,
 		       ci[i].objsize, ci[i].in_use * ci[i].objsize / 1048576.0);
@@ -99,50 +201,100 @@ static void print_tree(long n, long done, double secs, const char *tmpdir, bool 
 	       rss_kib / 1024.0, rss_kib * 1024.0 / done);
 }
 
-int bench_tree(long n, bool peer, const char *tmpdir)
+/* True if spec has an item KEY=... */
+static bool spec_sets(const char *spec, const char *key)
 {
+	size_t len = strlen(key);
+
+	for (const char *s = spec; s; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL)
+		if (!strncmp(s, key, len) && s[len] == '=')
+			return true;
+	return false;
+}
+
+/*
+ * The instance's config: --variant's, with the dentry hash (unless that
+ * names hash-shift) as big as the kernel's for this RAM, or one bucket per
+ * dentry if the tree needs more. why says which.
+ */
+static int tree_config(const struct tree_opts *o, struct vfs_config *cfg, char *why, size_t len)
+{
+	unsigned long long ram = vfs_phys_ram();
+	unsigned int mem = vfs_hash_shift_for_memory(ram);
+	unsigned int fit = vfs_hash_shift_for_entries(o->n + o->n / PER_DIR + 2);
+
+	/* Like the kernel's, the table stays within 1/16 of memory. */
+	while (fit > mem && sizeof(void *) << fit > ram / 16)
+		fit--;
+	if (cli_config("bench", o->variant, cfg))
+		return -1;
+	if (o->variant && spec_sets(o->variant, "hash-shift")) {
+		snprintf(why, len, "hash-shift from --variant");
+		return 0;
+	}
+	cfg->d_hash_shift = mem > fit ? mem : fit;
+	if (mem >= fit)
+		snprintf(why, len, "the kernel's for %.1f GiB of RAM; one per dentry: 2^%u",
+			 (double)ram / (1 << 30), fit);
+	else
+		snprintf(why, len, "one per dentry; the kernel's for %.1f GiB of RAM: 2^%u",
+			 (double)ram / (1 << 30), mem);
+	return 0;
+}
+
+int bench_tree(const struct tree_opts *o)
+{
+	struct tree_side v = { .name = "vfslab", .phases = o->phases },
+			 k = { .name = "kernel", .phases = o->phases };
 	struct vfs_cache_info ci[4];
+	struct vfs_config cfg;
 	struct sys_vfs vctx = { 0 };
-	char err[256], base[512];
+	char base[512], why[160];
 	struct progress p;
 	struct vfs *vfs;
-	long rss0, rss1, done, kdone = 0;
-	double secs, ksecs = 0;
+	long rss0, rss1, err;
 	int nc;
 
-	vfs_thread_enter();
+	if (tree_config(o, &cfg, why, sizeof(why)))
+		return -1;
 	rss0 = rss_kib();
-	vfs = vfs_new(NULL, err, sizeof(err));
-	if (!vfs || !(vctx.task = task_create_init(vfs))) {
-		fprintf(stderr, "vfslab bench: %s\n", vfs ? "out of memory" : err);
+	vfs = cli_vfs_new("bench", &cfg);
+	if (!vfs)
+		return -1;
+	if (!(vctx.task = task_create_init(vfs))) {
+		cli_error("bench", "out of memory");
+		vfs_destroy(vfs);
 		vfs_thread_exit();
 		return -1;
 	}
 	sys_ops_vfslab.mkdir(&vctx, "/tree", 0755);
 	progress_init(&p, "bench");
-	secs = build(&sys_ops_vfslab, &vctx, "/tree", n, &done, &p, "vfslab");
+	err = build(&v, &sys_ops_vfslab, &vctx, "/tree", o->n, &p);
 	rss1 = rss_kib();
 	vfs_rcu_barrier();
 	nc = vfs_inspect_caches(vfs, ci, 4, NULL);
-	if (peer && secs >= 0 && !intr_pending()) {
-		snprintf(base, sizeof(base), "%s/vfslab-tree.XXXXXX", tmpdir);
+	if (o->peer && !err && !intr_pending()) {
+		snprintf(base, sizeof(base), "%s/vfslab-tree.XXXXXX", o->tmpdir);
 		if (!intr_mkdtemp(base)) {
 			fprintf(stderr, "vfslab bench: %s: %s\n", base, strerror(errno));
 		} else {
-			ksecs = build(&sys_ops_host, NULL, base, n, &kdone, &p, "kernel");
-			if (ksecs < 0)
-				kdone = 0;
+			if (build(&k, &sys_ops_host, NULL, base, o->n, &p) < 0)
+				k.done = 0;
 			intr_scratch_rm(base);
 		}
 	}
-	if (secs < 0) {
+	if (err) {
 		fprintf(stderr, "vfslab bench: building the tree failed: %s\n",
-			strerror((int)-secs));
+			strerror((int)-err));
 	} else {
-		print_tree(n, done, secs, tmpdir, peer, kdone, ksecs, ci, nc, rss1 - rss0);
+		print_tree(o, &v, &k, ci, nc, rss1 - rss0);
+		if (v.done)
+			print_hash(vfs, why);
+		if (v.done && o->phases)
+			print_phases(&v, k.done ? &k : NULL);
 	}
 	task_exit(vctx.task);
 	vfs_destroy(vfs);
 	vfs_thread_exit();
-	return secs < 0 ? -1 : 0;
+	return err ? -1 : 0;
 }
