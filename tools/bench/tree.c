@@ -26,18 +26,23 @@ enum tree_call { TC_MKDIR, TC_OPEN, TC_CLOSE, TC_NR };
 struct tree_side {
 	const char *name;
 	long done;
-	double secs;
+	double secs, cpu; /* wall and the process's CPU time */
 	bool phases;
 	struct vfs_phases ph[TC_NR];
 	double ns_per_tick;
 };
 
-static double now(void)
+static double clock_secs(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double now(void)
+{
+	return clock_secs(CLOCK_MONOTONIC);
 }
 
 static long rss_kib(void)
@@ -74,7 +79,7 @@ static long build(struct tree_side *s, const struct sys_ops *sys, void *ctx, con
 		  long n, struct progress *p)
 {
 	char path[512];
-	double t0 = now();
+	double t0 = now(), c0 = clock_secs(CLOCK_PROCESS_CPUTIME_ID);
 	uint64_t k0 = vfs_phase_clock();
 	long r = 0;
 
@@ -102,6 +107,7 @@ static long build(struct tree_side *s, const struct sys_ops *sys, void *ctx, con
 		s->done = i + 1;
 	}
 	s->secs = now() - t0;
+	s->cpu = clock_secs(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	s->ns_per_tick = s->secs * 1e9 / (double)(vfs_phase_clock() - k0 + 1);
 	return r < 0 ? r : 0;
 }
@@ -184,10 +190,13 @@ static void print_tree(const struct tree_opts *o, const struct tree_side *v,
 	}
 	if (!done)
 		return;
-	printf("  vfslab: %.2f s, %.0f files/s\n", secs, done / secs);
+	printf("  vfslab: %.2f s, %.0f files/s, %.0f ns per file (CPU %.2f s, %.0f ns)\n", secs,
+	       done / secs, secs * 1e9 / done, v->cpu, v->cpu * 1e9 / done);
 	if (kdone == n && done == n)
-		printf("  kernel (%s): %.2f s, %.0f files/s; vfslab is %.1fx faster\n", o->tmpdir,
-		       ksecs, n / ksecs, ksecs / secs);
+		printf("  kernel (%s): %.2f s, %.0f files/s, %.0f ns per file (CPU %.2f s, %.0f ns);\n"
+		       "  vfslab is %.1fx faster (CPU %.1fx)\n",
+		       o->tmpdir, ksecs, n / ksecs, ksecs * 1e9 / n, k->cpu, k->cpu * 1e9 / n,
+		       ksecs / secs, k->cpu / v->cpu);
 	else if (kdone)
 		printf("  kernel (%s): %ld files in %.2f s, %.0f files/s; vfslab is %.1fx faster\n",
 		       o->tmpdir, kdone, ksecs, kdone / ksecs, (done / secs) / (kdone / ksecs));
