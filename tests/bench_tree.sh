@@ -45,7 +45,7 @@ if run phases --tree 3000 --peer none --phases; then
 	missing=
 	for row in 'mkdir (1 per 1000 files)' 'open(O_CREAT)' '  path walk, locks, the rest' \
 		'  __d_lookup_rcu' '  d_lookup' '  d_alloc' '  new_inode' '  simple_offset_add' \
-		'  d_add, d_instantiate' '  alloc_file' '  alloc_fd, fd_install' 'close' \
+		'  d_add, d_instantiate' '  alloc_file' '  alloc_fd, fd_install' 'close' 'phase clocks' \
 		'the loop (names, progress)' 'total'; do
 		grep -qF "    $row " "$work/phases" || missing="$missing [$row]"
 	done

@@ -119,6 +119,12 @@ START_TEST(test_phases)
 		sum += ph.ticks[i];
 	}
 	ck_assert_uint_gt(sum, 0);
+	/* Each step ran once: one stretch each; the syscall's own, between them, more. */
+	ck_assert_uint_eq(ph.segs[VFS_PH_D_LOOKUP], 1);
+	ck_assert_uint_eq(ph.segs[VFS_PH_D_ALLOC], 1);
+	ck_assert_uint_eq(ph.segs[VFS_PH_INODE], 1);
+	ck_assert_uint_gt(ph.segs[VFS_PH_SYSCALL], 5);
+	ck_assert(vfs_phases_switch_ticks() > 0);
 	/* Off, nothing is charged anywhere. */
 	memcpy(&idle, &ph, sizeof(ph));
 	VT_EQ(sys_close(e.t, fd), 0);

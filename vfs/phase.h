@@ -35,6 +35,7 @@ enum vfs_phase {
 
 struct vfs_phases {
 	uint64_t ticks[VFS_PH_NR]; /* vfs_phase_clock() units, exclusive */
+	uint64_t segs[VFS_PH_NR]; /* stretches charged: each ends in a switch */
 	uint64_t last;
 	unsigned int cur;
 };
@@ -65,6 +66,11 @@ static inline uint64_t vfs_phase_clock(void)
 void vfs_phases_start(struct vfs_phases *p);
 /* ... until this. */
 void vfs_phases_stop(void);
+/*
+ * What one switch costs in ticks, measured here: each stretch a step is
+ * charged holds about one, which a report may take back out.
+ */
+double vfs_phases_switch_ticks(void);
 
 #ifdef VFSLAB_SIM
 #define VFS_PHASE(ph) \

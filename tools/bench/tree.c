@@ -29,7 +29,7 @@ struct tree_side {
 	double secs, cpu; /* wall and the process's CPU time */
 	bool phases;
 	struct vfs_phases ph[TC_NR];
-	double ns_per_tick;
+	double ns_per_tick, switch_ticks; /* one phase switch's cost */
 };
 
 static double clock_secs(clockid_t id)
@@ -109,39 +109,65 @@ static long build(struct tree_side *s, const struct sys_ops *sys, void *ctx, con
 	s->secs = now() - t0;
 	s->cpu = clock_secs(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	s->ns_per_tick = s->secs * 1e9 / (double)(vfs_phase_clock() - k0 + 1);
+	if (s->phases)
+		s->switch_ticks = vfs_phases_switch_ticks();
 	return r < 0 ? r : 0;
 }
 
-static double call_ns(const struct tree_side *s, enum tree_call c, int step)
+/*
+ * ns per file in call c's step (all of them: step < 0), less what the
+ * clock switches that ended its stretches cost (clocks: that cost alone).
+ */
+static double call_ns(const struct tree_side *s, enum tree_call c, int step, bool clocks)
 {
 	double t = 0;
 
-	for (int i = 0; i < VFS_PH_NR; i++)
-		if (step < 0 || step == i)
-			t += (double)s->ph[c].ticks[i];
+	for (int i = 0; i < VFS_PH_NR; i++) {
+		double own = (double)s->ph[c].segs[i] * s->switch_ticks;
+
+		if (step >= 0 && step != i)
+			continue;
+		if (clocks)
+			t += own;
+		else if ((double)s->ph[c].ticks[i] > own)
+			t += (double)s->ph[c].ticks[i] - own;
+	}
 	return t * s->ns_per_tick / (double)s->done;
+}
+
+static double clocks_ns(const struct tree_side *s)
+{
+	double t = 0;
+
+	for (int c = 0; c < TC_NR; c++)
+		t += call_ns(s, c, -1, true);
+	return t;
 }
 
 static void phase_row(const char *name, double a, const struct tree_side *k, double b)
 {
 	printf("    %-30s %9.1f", name, a);
-	if (k && k->done)
+	if (k)
 		printf(" %9.1f", b);
 	printf("\n");
 }
 
-/* Where each side's time went, per file; the open's steps for vfslab alone. */
+/*
+ * Where each side's time went, per file; the open's steps for vfslab
+ * alone (k: NULL without the host side).
+ */
 static void print_phases(const struct tree_side *v, const struct tree_side *k)
 {
 	static const char *const calls[TC_NR] = { "mkdir (1 per 1000 files)", "open(O_CREAT)",
 						  "close" };
-	double vsum = 0, ksum = 0;
+	double vsum = clocks_ns(v), ksum = k ? clocks_ns(k) : 0;
 
-	printf("  where the time goes, ns per file (--phases: each step's own time,\n"
-	       "  a clock read at every switch included):\n");
-	printf("    %-30s %9s%s\n", "call / step", "vfslab", k && k->done ? "    kernel" : "");
+	printf("  where the time goes, ns per file (--phases; each step's own time, the\n"
+	       "  phase clocks' own cost, %.0f ns a switch, taken out to a row of its own):\n",
+	       v->switch_ticks * v->ns_per_tick);
+	printf("    %-30s %9s%s\n", "call / step", "vfslab", k ? "    kernel" : "");
 	for (int c = 0; c < TC_NR; c++) {
-		double a = call_ns(v, c, -1), b = k && k->done ? call_ns(k, c, -1) : 0;
+		double a = call_ns(v, c, -1, false), b = k ? call_ns(k, c, -1, false) : 0;
 
 		phase_row(calls[c], a, k, b);
 		vsum += a;
@@ -152,12 +178,13 @@ static void print_phases(const struct tree_side *v, const struct tree_side *k)
 			char name[64];
 
 			snprintf(name, sizeof(name), "  %s", vfs_phase_name(i));
-			printf("    %-30s %9.1f\n", name, call_ns(v, c, i));
+			printf("    %-30s %9.1f\n", name, call_ns(v, c, i, false));
 		}
 	}
+	phase_row("phase clocks", clocks_ns(v), k, k ? clocks_ns(k) : 0);
 	phase_row("the loop (names, progress)", v->secs * 1e9 / v->done - vsum, k,
-		  k && k->done ? k->secs * 1e9 / k->done - ksum : 0);
-	phase_row("total", v->secs * 1e9 / v->done, k, k && k->done ? k->secs * 1e9 / k->done : 0);
+		  k ? k->secs * 1e9 / k->done - ksum : 0);
+	phase_row("total", v->secs * 1e9 / v->done, k, k ? k->secs * 1e9 / k->done : 0);
 }
 
 /* The dentry hash: its size, where that came from, how long its chains got. */
