@@ -69,7 +69,8 @@ if run host --tree 2000 --phases --tmpdir "$work/tmp"; then
 	scols=$(awk '/^      d_lookup / { print NF }' "$work/host")
 	if grep -q '^    call / step  *vfslab  *kernel$' "$work/host" && [ "$kcols" = 3 ] &&
 		[ "$scols" = 2 ] && grep -q "^  kernel ($work/tmp): .* files/s, " "$work/host" &&
-		grep -q "^  vfslab is [0-9.]*x faster (CPU [0-9.]*x)$" "$work/host"; then
+		grep -q "^  vfslab is [0-9.]*x faster (CPU [0-9.]*x)$" "$work/host" &&
+		grep -q "^  vfslab: .* ns per file; CPU [0-9]* ns (user [0-9]*, system [0-9]*)$" "$work/host"; then
 		ok "--phases with the host: kernel column on the calls only"
 	else
 		bad "--phases with the host: $(cat "$work/host")"
