@@ -285,8 +285,9 @@ void kvfree(void *p)
  * gets the dcache's table: the kernel's lies in huge-page mappings, so a
  * lookup's random bucket costs a cache miss, rarely a page walk too. A
  * table of 2 MiB or more is an anonymous mapping of its own, aligned for
- * transparent huge pages (4 KiB pages where they are off), zero-filled as
- * it is first touched. Free with vfree_huge() and the same size.
+ * transparent huge pages (4 KiB pages where they are off), zeroed here as
+ * the kernel's is at boot, so that no lookup pays a first touch. Free with
+ * vfree_huge() and the same size.
  */
 void *vzalloc_huge(size_t size)
 {
@@ -309,6 +310,7 @@ void *vzalloc_huge(size_t size)
 #ifdef MADV_HUGEPAGE
 	madvise((void *)aligned, len, MADV_HUGEPAGE);
 #endif
+	memset((void *)aligned, 0, len);
 	return (void *)aligned;
 }
 

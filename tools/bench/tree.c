@@ -25,11 +25,12 @@ enum tree_call { TC_MKDIR, TC_OPEN, TC_CLOSE, TC_NR };
 
 /* One side's build: its time and, with --phases, its calls' clocks. */
 struct tree_side {
-	const char *name;
+	bool off; /* not built: --peer none, or it failed */
 	long done;
 	double secs, user, sys; /* wall, and the process's CPU time */
 	bool phases;
 	struct vfs_phases ph[TC_NR];
+	uint64_t ticks; /* vfs_phase_clock() over the build */
 	double ns_per_tick, switch_ticks; /* one phase switch's cost */
 };
 
@@ -78,22 +79,20 @@ static void call_end(struct tree_side *s)
 }
 
 /*
- * Build the tree through sys until n files or a signal; s->done gets how
- * many were made. Returns 0 or a negative errno; s->secs the time.
+ * Files from..to-1 of the tree through sys (a directory's first makes the
+ * directory); s->done counts them, s's clocks add their time. Returns 0 or
+ * a negative errno.
  */
 static long build(struct tree_side *s, const struct sys_ops *sys, void *ctx, const char *base,
-		  long n, struct progress *p)
+		  long from, long to)
 {
 	char path[512];
-	double t0 = now(), u0, s0;
+	double t0 = now(), u0, s0, u1, s1;
 	uint64_t k0 = vfs_phase_clock();
 	long r = 0;
 
 	cpu_secs(&u0, &s0);
-	s->done = 0;
-	for (long i = 0; i < n && !intr_pending(); i++) {
-		if (i % 1024 == 0 && progress_due(p))
-			progress_print(p, "tree: %s, %ld of %ld files", s->name, i, n);
+	for (long i = from; i < to; i++) {
 		if (i % PER_DIR == 0) {
 			snprintf(path, sizeof(path), "%s/d%ld", base, i / PER_DIR);
 			call_begin(s, TC_MKDIR);
@@ -113,14 +112,47 @@ static long build(struct tree_side *s, const struct sys_ops *sys, void *ctx, con
 		call_end(s);
 		s->done = i + 1;
 	}
-	s->secs = now() - t0;
-	cpu_secs(&s->user, &s->sys);
-	s->user -= u0;
-	s->sys -= s0;
-	s->ns_per_tick = s->secs * 1e9 / (double)(vfs_phase_clock() - k0 + 1);
-	if (s->phases)
-		s->switch_ticks = vfs_phases_switch_ticks();
+	s->ticks += vfs_phase_clock() - k0;
+	s->secs += now() - t0;
+	cpu_secs(&u1, &s1);
+	s->user += u1 - u0;
+	s->sys += s1 - s0;
 	return r < 0 ? r : 0;
+}
+
+/*
+ * Both trees a directory at a time, the sides taking turns, so that both
+ * meet the same neighbours on a shared machine; the kernel's stops (k->done
+ * 0) at its first failure. Returns 0 or vfslab's negative errno.
+ */
+static long build_both(struct tree_side *v, void *vctx, struct tree_side *k, const char *base,
+		       long n)
+{
+	struct progress p;
+	long err = 0;
+
+	progress_init(&p, "bench");
+	for (long i = 0; i < n && !err && !intr_pending(); i += PER_DIR) {
+		long to = i + PER_DIR < n ? i + PER_DIR : n, kerr;
+
+		if (progress_due(&p))
+			progress_print(&p, "tree: %ld of %ld files", i, n);
+		err = build(v, &sys_ops_vfslab, vctx, "/tree", i, to);
+		if (err || k->off)
+			continue;
+		kerr = build(k, &sys_ops_host, NULL, base, i, to);
+		if (kerr < 0) {
+			fprintf(stderr, "vfslab bench: the kernel's tree in %s: %s\n", base,
+				strerror((int)-kerr));
+			k->off = true;
+			k->done = 0;
+		}
+	}
+	v->ns_per_tick = v->secs * 1e9 / (double)(v->ticks + 1);
+	k->ns_per_tick = k->secs * 1e9 / (double)(k->ticks + 1);
+	if (v->phases)
+		v->switch_ticks = k->switch_ticks = vfs_phases_switch_ticks();
+	return err;
 }
 
 /*
@@ -294,15 +326,14 @@ static int tree_config(const struct tree_opts *o, struct vfs_config *cfg, char *
 
 int bench_tree(const struct tree_opts *o)
 {
-	struct tree_side v = { .name = "vfslab", .phases = o->phases },
-			 k = { .name = "kernel", .phases = o->phases };
+	struct tree_side v = { .phases = o->phases }, k = { .phases = o->phases };
 	struct vfs_cache_info ci[4];
 	struct vfs_config cfg;
 	struct sys_vfs vctx = { 0 };
 	char base[512], why[160];
-	struct progress p;
 	struct vfs *vfs;
 	long rss0, rss1, err;
+	bool scratch;
 	int nc;
 
 	if (tree_config(o, &cfg, why, sizeof(why)))
@@ -318,21 +349,17 @@ int bench_tree(const struct tree_opts *o)
 		return -1;
 	}
 	sys_ops_vfslab.mkdir(&vctx, "/tree", 0755);
-	progress_init(&p, "bench");
-	err = build(&v, &sys_ops_vfslab, &vctx, "/tree", o->n, &p);
+	snprintf(base, sizeof(base), "%s/vfslab-tree.XXXXXX", o->tmpdir);
+	scratch = o->peer && intr_mkdtemp(base);
+	if (o->peer && !scratch)
+		fprintf(stderr, "vfslab bench: %s: %s\n", base, strerror(errno));
+	k.off = !scratch;
+	err = build_both(&v, &vctx, &k, base, o->n);
 	rss1 = rss_kib();
+	if (scratch)
+		intr_scratch_rm(base);
 	vfs_rcu_barrier();
 	nc = vfs_inspect_caches(vfs, ci, 4, NULL);
-	if (o->peer && !err && !intr_pending()) {
-		snprintf(base, sizeof(base), "%s/vfslab-tree.XXXXXX", o->tmpdir);
-		if (!intr_mkdtemp(base)) {
-			fprintf(stderr, "vfslab bench: %s: %s\n", base, strerror(errno));
-		} else {
-			if (build(&k, &sys_ops_host, NULL, base, o->n, &p) < 0)
-				k.done = 0;
-			intr_scratch_rm(base);
-		}
-	}
 	if (err) {
 		fprintf(stderr, "vfslab bench: building the tree failed: %s\n",
 			strerror((int)-err));
