@@ -13,6 +13,8 @@ check_PROGRAMS += \
 	%D%/check_stress \
 	%D%/check_check
 EXTRA_DIST += %D%/vfs_test.h
+# The dentry hash's size and chains, and the phase clocks (bench --tree).
+check_PROGRAMS += %D%/check_dhash
 # tools/out: the CSV writer and the JSON helpers every output goes through.
 check_PROGRAMS += %D%/check_out %D%/check_names
 %C%_check_out_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
@@ -79,6 +81,7 @@ check_PROGRAMS += %D%/check_sim_profile
 #                              BTF: pahole's offsets; missing fields refused
 #  advise                      a tiny advise: a layout file layout accepts,
 #                              rates as vfslab sim's, --jobs 2 as --jobs 1
+#  bench_tree                  bench --tree's hash line and --phases table
 dist_check_SCRIPTS = \
 	%D%/fstest_vfslab.sh \
 	%D%/fstest_host.sh \
@@ -109,7 +112,8 @@ dist_check_SCRIPTS = \
 	%D%/install.sh \
 	%D%/layout_import.sh \
 	%D%/layout_btf.sh \
-	%D%/advise.sh
+	%D%/advise.sh \
+	%D%/bench_tree.sh
 EXTRA_DIST += %D%/layout_members.sh %D%/layout_import.pahole %D%/layout_import_v58.pahole
 EXTRA_DIST += %D%/report.sh %D%/fstest_run.sh %D%/fstest %D%/replay
 # tests/replay holds the logs: not a program for make's built-in .sh rule to

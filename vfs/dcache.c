@@ -148,6 +148,7 @@ static void d_count_add_locked(struct vfs *v, struct dentry *d, int n)
 /* Models d_alloc(): a child of parent, unhashed, with a ref on the parent. */
 struct dentry *d_alloc(struct vfs *v, struct dentry *parent, const struct qstr *name)
 {
+	VFS_PHASE(VFS_PH_D_ALLOC);
 	struct dentry *d = __d_alloc(v, name);
 
 	if (!d)
@@ -270,6 +271,7 @@ static void __d_clear_type_and_inode(struct vfs *v, struct dentry *d)
 /* Models d_instantiate(): give a negative dentry its inode (ref passed in). */
 void d_instantiate(struct vfs *v, struct dentry *d, struct inode *inode)
 {
+	VFS_PHASE(VFS_PH_D_INSTANTIATE);
 	spin_lock(d_lock(v, d));
 	raw_write_seqcount_begin(dentry_seq(v, d));
 	__d_set_inode_and_type(v, d, inode);
@@ -495,6 +497,7 @@ void d_add(struct vfs *v, struct dentry *d, struct inode *inode)
 	struct lookup_wq *wq = NULL;
 	unsigned int n = 0;
 
+	VFS_PHASE(VFS_PH_D_INSTANTIATE);
 	spin_lock(d_lock(v, d));
 	if (unlikely(d_in_lookup(v, d))) {
 		dir = d_inode(v, d_parent(v, d));
@@ -816,6 +819,7 @@ __no_sanitize_racy static inline bool dentry_cmp(const struct vfs *v, const stru
 struct dentry *__d_lookup_rcu(struct vfs *v, const struct dentry *parent, const struct qstr *name,
 			      unsigned int *seqp)
 {
+	VFS_PHASE(VFS_PH_D_LOOKUP_RCU);
 	uint64_t hashlen = name->hash_len;
 	struct hlist_bl_head *b = d_hash(v, hashlen_hash(hashlen));
 	struct hlist_bl_node *node;
@@ -872,6 +876,7 @@ static struct dentry *__d_lookup(struct vfs *v, const struct dentry *parent,
 /* Models d_lookup(): retry while a rename may have moved the entry. */
 struct dentry *d_lookup(struct vfs *v, const struct dentry *parent, const struct qstr *name)
 {
+	VFS_PHASE(VFS_PH_D_LOOKUP);
 	struct dentry *d;
 	unsigned int seq;
 
@@ -1123,7 +1128,7 @@ void dcache_init(struct vfs *v)
 
 void dcache_fini(struct vfs *v)
 {
-	kfree(v->d_hash_table);
+	vfree_huge(v->d_hash_table, sizeof(struct hlist_bl_head) << v->d_hash_shift);
 	v->d_hash_table = NULL;
 }
 

@@ -23,6 +23,7 @@ static inline bool fref_is_file_ref(const struct vfs *v)
 struct file *alloc_file(struct vfs *v, const struct path *path, unsigned int flags,
 			const struct file_operations *fop, const struct cred *cred)
 {
+	VFS_PHASE(VFS_PH_FILE);
 	struct file *f = kmem_cache_alloc(v->file_cache);
 	struct inode *inode = d_inode(v, path->dentry);
 	unsigned int fmode;

@@ -35,6 +35,7 @@
 #include "lib/spinlock.h"
 #include "lib/stats.h"
 #include "vfs/layout.h"
+#include "vfs/phase.h"
 #include "vfs/vfs.h"
 
 typedef unsigned short umode_t;

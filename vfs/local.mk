@@ -6,6 +6,7 @@ noinst_LIBRARIES += %D%/libvfs.a
 	%D%/check.c \
 	%D%/check.h \
 	%D%/dcache.c \
+	%D%/dhash.c \
 	%D%/fcntl.c \
 	%D%/file.c \
 	%D%/file_table.c \
@@ -22,6 +23,8 @@ noinst_LIBRARIES += %D%/libvfs.a
 	%D%/mem_devs.c \
 	%D%/namei.c \
 	%D%/open.c \
+	%D%/phase.c \
+	%D%/phase.h \
 	%D%/read_write.c \
 	%D%/readdir.c \
 	%D%/shmem.c \

@@ -191,11 +191,7 @@ static unsigned long shmem_max_pages(const struct vfs *v)
 	if (v->cfg.tmpfs_size)
 		return (v->cfg.tmpfs_size + SHMEM_PAGE_SIZE - 1) >> SHMEM_PAGE_SHIFT;
 	if (!n) {
-		long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-
-		n = pages > 0 && size > 0 ?
-			    (unsigned long)pages / 2 * ((unsigned long)size / SHMEM_PAGE_SIZE) :
-			    1ul << 20;
+		n = vfs_phys_ram() / 2 >> SHMEM_PAGE_SHIFT;
 		WRITE_ONCE(half_ram, n);
 	}
 	return n;

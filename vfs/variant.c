@@ -33,7 +33,8 @@ static const char help[] =
 	"alloc-fd=v6.13|v6.10        find_next_fd fast path and conditional clears, or not\n"
 	"nr-open=N                   fs.nr_open: the largest fd table (default 1048576)\n"
 	"dcache-max-unused=N         keep up to N unused (negative) dentries; 0 = tmpfs\n"
-	"hash-shift=N                log2 of the dentry hash table size (default 16)\n"
+	"hash-shift=N|auto           log2 of the dentry hash table size (default 16);\n"
+	"                            auto: the kernel's boot-time size for this RAM\n"
 	"hash-salt=pointer|N         salt of the name hash: the parent dentry's address\n"
 	"                            as the kernel's (default; varies under ASLR), or N\n"
 	"                            with the parent's inode number, the same every run\n"
@@ -204,7 +205,11 @@ static int apply(struct vfs_config *cfg, const char *key, const char *val, char 
 		return 0;
 	}
 	if (!strcmp(key, "hash-shift")) {
-		if (parse_ulong(val, 26, &n) || n < 4)
+		if (!strcmp(val, "auto")) {
+			cfg->d_hash_shift = VFS_HASH_SHIFT_AUTO;
+			return 0;
+		}
+		if (parse_ulong(val, VFS_HASH_SHIFT_MAX, &n) || n < VFS_HASH_SHIFT_MIN)
 			goto bad;
 		cfg->d_hash_shift = n;
 		return 0;
@@ -271,15 +276,19 @@ int vfs_config_layouts(const struct vfs_config *cfg, struct layout ls[LS_NR], ch
 
 void vfs_config_describe(const struct vfs_config *cfg, char *buf, size_t len)
 {
-	char retry[24];
+	char retry[24], hshift[16];
 
+	if (cfg->d_hash_shift == VFS_HASH_SHIFT_AUTO)
+		snprintf(hshift, sizeof(hshift), "auto");
+	else
+		snprintf(hshift, sizeof(hshift), "%u", cfg->d_hash_shift);
 	if (cfg->lockref_retry == LOCKREF_RETRY_UNBOUNDED)
 		snprintf(retry, sizeof(retry), "unbounded");
 	else
 		snprintf(retry, sizeof(retry), "%u", cfg->lockref_retry);
 	snprintf(buf, len,
 		 "dentry=%s,file=%s,files=%s,dcount=%s,lockref-retry=%s,fref=%s,alloc-fd=%s,"
-		 "nr-open=%u,dcache-max-unused=%lu,hash-shift=%u,fsnotify-parent=%s,readdir=%s,"
+		 "nr-open=%u,dcache-max-unused=%lu,hash-shift=%s,fsnotify-parent=%s,readdir=%s,"
 		 "tmpfs-size=%llu",
 		 cfg->dentry_layout[0] ? cfg->dentry_layout : layout_default_name(LS_DENTRY),
 		 cfg->file_layout[0] ? cfg->file_layout : layout_default_name(LS_FILE),
@@ -289,7 +298,7 @@ void vfs_config_describe(const struct vfs_config *cfg, char *buf, size_t len)
 						"lockref",
 		 retry, cfg->fref == FREF_INC_NOT_ZERO ? "inc-not-zero" : "file_ref",
 		 cfg->alloc_fd == ALLOC_FD_V610 ? "v6.10" : "v6.13", cfg->nr_open,
-		 cfg->dentry_unused_max, cfg->d_hash_shift, cfg->fsnotify_parent ? "on" : "off",
+		 cfg->dentry_unused_max, hshift, cfg->fsnotify_parent ? "on" : "off",
 		 cfg->readdir == READDIR_V66 ? "v6.6" : "v6.14", cfg->tmpfs_size);
 	/* Only where set: the default's spec stays what every header has shown. */
 	if (cfg->hash_salt_fixed) {
