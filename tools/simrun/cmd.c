@@ -15,6 +15,7 @@
 #include "tools/cmd.h"
 #include "tools/interrupt.h"
 #include "tools/scenarios.h"
+#include "tools/simrun/heatmap.h"
 #include "tools/simrun/simrun.h"
 
 #define SIM_DEFAULT_OPS 1000
@@ -58,6 +59,7 @@ struct sim_cli {
 	enum bench_format fmt;
 	bool tsv; /* --format tsv: one line per result, for scripts */
 	const char *json_file, *plot_file;
+	const char *html_file, *svg_file; /* --report html|svg FILE: the heat map */
 	bool progress;
 	const struct scenario *scenario; /* the one being run, for the JSON */
 	int done_tasks; /* CPU counts finished when Ctrl-C came */
@@ -108,6 +110,10 @@ static void usage(FILE *f)
 		"                      a scenario's own machine)\n"
 		"  --mode threads|processes\n"
 		"  --report c2c        the contention report: hot lines, fields, functions\n"
+		"  --report html FILE  the cache-line heat map as a self-contained page: each\n"
+		"                      struct's lines, fields coloured by time lost per\n"
+		"                      operation, sides next to each other, the curve\n"
+		"  --report svg FILE   the heat map's drawing alone, as SVG\n"
 		"  --top N             lines in the contention report (default %d)\n"
 		"  --format table|csv|json|tsv (tsv: one line per result, for scripts)\n"
 		"  --json FILE         also write JSON to FILE\n"
@@ -569,6 +575,18 @@ static int run_profile(struct sim_cli *c, const struct sim_profile *p, bool c2c,
 		if (bench_plot(c->plot_file, &c->o, br, *nr, p->name))
 			return 1;
 	}
+	if (c->html_file || c->svg_file) {
+		char title[256];
+		struct heatmap_run h = {
+			.title = title, .profile = p->name, .o = &c->o, .res = res, .nr = *nr
+		};
+
+		snprintf(title, sizeof(title), "%s on %s",
+			 c->scenario ? c->scenario->name : c->o.wl->name, p->name);
+		h.note = c->scenario ? c->scenario->claim : NULL;
+		h.scenario = c->scenario != NULL;
+		heatmap_add(&h);
+	}
 	return 0;
 }
 
@@ -755,6 +773,8 @@ static int all_scenarios(struct sim_cli *c, bool c2c)
 /* What the command line asked for (sim_option() fills it). */
 struct sim_args {
 	struct sim_cli c;
+	int argc; /* the command line, for --report's file */
+	char **argv;
 	const char *workload, *scenario;
 	bool all, c2c, mode_set;
 	char perr[512];
@@ -818,11 +838,20 @@ static int sim_option(void *ctx, int opt, const char *arg)
 		}
 		return -1;
 	case 'r':
-		if (strcmp(arg, "c2c")) {
-			cli_error("sim", "--report: only c2c");
+		if (!strcmp(arg, "c2c")) {
+			x->c2c = true;
+			return -1;
+		}
+		if (strcmp(arg, "html") && strcmp(arg, "svg")) {
+			cli_error("sim", "--report: c2c, html FILE or svg FILE");
 			return 2;
 		}
-		x->c2c = true;
+		/* The file is the next word: getopt goes on after it. */
+		if (optind >= x->argc || !x->argv[optind][0]) {
+			cli_error("sim", "--report %s: which file? (--report %s FILE)", arg, arg);
+			return 2;
+		}
+		*(arg[0] == 'h' ? &x->c.html_file : &x->c.svg_file) = x->argv[optind++];
 		return -1;
 	case 't':
 		if (cli_ull("sim", "--top", arg, 1, 100000, &n))
@@ -947,6 +976,8 @@ static int sim_cmd_run(int argc, char **argv)
 	x.c.entry_ns = -1;
 	x.c.top = SIM_DEFAULT_TOP;
 	x.c.fmt = BENCH_TABLE;
+	x.argc = argc;
+	x.argv = argv;
 	ret = cli_options(argc, argv, "h", opts, sim_option, &x);
 	if (ret >= 0)
 		return ret;
@@ -961,7 +992,12 @@ static int sim_cmd_run(int argc, char **argv)
 			x.workload = argv[optind];
 	}
 	intr_catch();
-	return sim_run_args(&x);
+	ret = sim_run_args(&x);
+	if (!ret && x.c.html_file)
+		ret = heatmap_write(x.c.html_file, false);
+	if (!ret && x.c.svg_file)
+		ret = heatmap_write(x.c.svg_file, true);
+	return ret;
 }
 
 int cmd_sim(int argc, char **argv)
