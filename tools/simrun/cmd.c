@@ -16,6 +16,7 @@
 #include "tools/interrupt.h"
 #include "tools/scenarios.h"
 #include "tools/simrun/heatmap.h"
+#include "tools/simrun/jobs.h"
 #include "tools/simrun/simrun.h"
 
 #define SIM_DEFAULT_OPS 1000
@@ -120,7 +121,14 @@ static void usage(FILE *f)
 		"  --plot FILE         simulated ops/s against CPUs (.png or .svg, gnuplot)\n"
 		"  --entry-ns N        syscall entry plus exit in ns (default: the profile's),\n"
 		"                      as vfslab bench --entry-ns sets the native side's\n"
-		"  --progress          a line on stderr per simulated run: what, how long\n",
+		"  --progress          a line on stderr per simulated run: what, how long\n"
+		"  --jobs N            run the simulations (CPU counts, sides, profiles,\n"
+		"                      scenarios) in N processes; the output is --jobs 1's\n"
+		"  --emit-jobs DIR     write DIR/jobs, one command line per simulation (for\n"
+		"                      GNU parallel or a Slurm array), and run nothing\n"
+		"  --collect DIR       the report from the results of DIR/jobs' lines\n"
+		"  --job K --job-out FILE  run only this command's K-th simulation, its\n"
+		"                      result to FILE (what DIR/jobs' lines do)\n",
 		SIM_MAX_CPUS, SIM_DEFAULT_OPS, SIM_DEFAULT_TOP);
 }
 
@@ -224,11 +232,9 @@ static void result_div(struct sim_result *r, unsigned int n)
 	r->sb_stalls_per_op /= n;
 }
 
-#define SIM_MAX_SEEDS 16
-
 /* One side at one CPU count, perturbed @c->seeds times; its rate per seed in @rate. */
-static int run_point(struct sim_cli *c, const struct sim_profile *p, int k, int s,
-		     struct sim_result *r, double *rate)
+static int simulate_point(struct sim_cli *c, const struct sim_profile *p, int k, int s,
+			  struct sim_result *r, double *rate)
 {
 	static struct sim_result tmp;
 	struct bench_opts *o = &c->o;
@@ -276,6 +282,34 @@ static int run_point(struct sim_cli *c, const struct sim_profile *p, int k, int 
 	return 0;
 }
 
+/* A point of the walk: simulated here, or in a job (tools/simrun/jobs.h). */
+static int run_point(struct sim_cli *c, const struct sim_profile *p, int k, int s,
+		     struct sim_result *r, double *rate)
+{
+	char key[512];
+
+	snprintf(key, sizeof(key), "%s%s%s on %s, %s, %d CPUs, %lu ops, %u seeds, entry %g ns",
+		 c->scenario ? c->scenario->name : "", c->scenario ? ": " : "", c->o.wl->name,
+		 p->name, c->o.sides[s].label, c->o.tasks[k], c->ops, c->seeds, c->entry_ns);
+	switch (sim_jobs_point(key, r, rate, c->seeds)) {
+	case SIM_POINT_RUN:
+		return simulate_point(c, p, k, s, r, rate);
+	case SIM_POINT_MINE:
+		if (simulate_point(c, p, k, s, r, rate))
+			return -1;
+		return sim_jobs_done(r, rate, c->seeds);
+	case SIM_POINT_SKIP:
+		memset(r, 0, sizeof(*r));
+		r->br.tasks = c->o.tasks[k];
+		r->br.side = s;
+		return 0;
+	case SIM_POINT_TAKEN:
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 /* One profile: every side at every CPU count. res[i] in bench order. */
 static int run_all(struct sim_cli *c, const struct sim_profile *p, struct sim_result *res, int *nr)
 {
@@ -288,7 +322,7 @@ static int run_all(struct sim_cli *c, const struct sim_profile *p, struct sim_re
 
 		for (int s = 0; s < o->nr_sides; s++) {
 			/* Ctrl-C: keep the CPU counts every side finished. */
-			if (intr_pending()) {
+			if (intr_pending() && !sim_jobs_ready()) {
 				*nr = base;
 				c->done_tasks = k;
 				return 1;
@@ -558,6 +592,9 @@ static int run_profile(struct sim_cli *c, const struct sim_profile *p, bool c2c,
 		return interrupted(c, what);
 	}
 	report(stdout, c, p, res, *nr, c2c);
+	/* A dry walk (tools/simrun/jobs.h) lists the simulations: no files. */
+	if (sim_jobs_dry())
+		return 0;
 	if (c->json_file) {
 		FILE *f = fopen(c->json_file, "w");
 
@@ -775,6 +812,7 @@ struct sim_args {
 	struct sim_cli c;
 	int argc; /* the command line, for --report's file */
 	char **argv;
+	struct sim_jobs_opts jobs;
 	const char *workload, *scenario;
 	bool all, c2c, mode_set;
 	char perr[512];
@@ -879,6 +917,25 @@ static int sim_option(void *ctx, int opt, const char *arg)
 		return -1;
 	case 'e':
 		return cli_double("sim", "--entry-ns", arg, 0, 1e6, &x->c.entry_ns) ? 2 : -1;
+	case 'J':
+		if (cli_ull("sim", "--jobs", arg, 1, 1024, &n))
+			return 2;
+		x->jobs.jobs = (unsigned int)n;
+		return -1;
+	case 'E':
+		x->jobs.emit_dir = arg;
+		return -1;
+	case 'C':
+		x->jobs.collect_dir = arg;
+		return -1;
+	case 'k':
+		if (cli_ull("sim", "--job", arg, 1, 1000000, &n))
+			return 2;
+		x->jobs.job = (unsigned int)n;
+		return -1;
+	case 'o':
+		x->jobs.job_out = arg;
+		return -1;
 	case 'L':
 		list_profiles();
 		return 0;
@@ -943,6 +1000,44 @@ static int sim_run_args(struct sim_args *x)
 	return ret;
 }
 
+/* The command: its simulations, then the heat map, which wants them all. */
+static int sim_walk(void *ctx)
+{
+	struct sim_args *x = ctx;
+	int ret = sim_run_args(x);
+
+	if (sim_jobs_dry())
+		return ret;
+	if (!ret && x->c.html_file)
+		ret = heatmap_write(x->c.html_file, false);
+	if (!ret && x->c.svg_file)
+		ret = heatmap_write(x->c.svg_file, true);
+	return ret;
+}
+
+static bool jobs_conflict(const struct sim_jobs_opts *j)
+{
+	if (j->emit_dir && j->collect_dir) {
+		cli_error("sim", "--emit-jobs writes the jobs, --collect reads their results: one "
+				 "at a time");
+		return true;
+	}
+	if (j->jobs > 1 && (j->emit_dir || j->collect_dir || j->job)) {
+		cli_error("sim", "--jobs runs the simulations here: not with --emit-jobs, "
+				 "--collect or --job");
+		return true;
+	}
+	if (j->job && (j->emit_dir || j->collect_dir)) {
+		cli_error("sim", "--job runs one simulation: not with --emit-jobs or --collect");
+		return true;
+	}
+	if (!j->job != !j->job_out) {
+		cli_error("sim", "--job K and --job-out FILE go together");
+		return true;
+	}
+	return false;
+}
+
 static int sim_cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -963,6 +1058,11 @@ static int sim_cmd_run(int argc, char **argv)
 		{ "entry-ns", required_argument, NULL, 'e' },
 		{ "list-profiles", no_argument, NULL, 'L' },
 		{ "progress", no_argument, NULL, 'g' },
+		{ "jobs", required_argument, NULL, 'J' },
+		{ "emit-jobs", required_argument, NULL, 'E' },
+		{ "collect", required_argument, NULL, 'C' },
+		{ "job", required_argument, NULL, 'k' },
+		{ "job-out", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -991,13 +1091,12 @@ static int sim_cmd_run(int argc, char **argv)
 		else
 			x.workload = argv[optind];
 	}
+	if (jobs_conflict(&x.jobs))
+		return 2;
 	intr_catch();
-	ret = sim_run_args(&x);
-	if (!ret && x.c.html_file)
-		ret = heatmap_write(x.c.html_file, false);
-	if (!ret && x.c.svg_file)
-		ret = heatmap_write(x.c.svg_file, true);
-	return ret;
+	if (sim_jobs_wanted(&x.jobs))
+		return sim_jobs_drive(&x.jobs, sim_walk, &x, sizeof(x), argc, argv, opts);
+	return sim_walk(&x);
 }
 
 int cmd_sim(int argc, char **argv)

@@ -31,6 +31,8 @@ tools_vfslab_sim_SOURCES = \
 	%D%/cmd.c \
 	%D%/heatmap.c \
 	%D%/heatmap.h \
+	%D%/jobs.c \
+	%D%/jobs.h \
 	%D%/main.c \
 	%D%/objects.c \
 	%D%/run.c \

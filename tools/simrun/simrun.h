@@ -27,6 +27,8 @@ struct sim_ctx {
 extern const struct sys_ops sys_ops_sim;
 
 #define SIM_SAMPLES 5
+/* sim --seeds: perturbed runs of one point at most. */
+#define SIM_MAX_SEEDS 16
 
 struct sim_run_opts {
 	const struct workload *wl;
