@@ -592,7 +592,9 @@ static int run_local(unsigned int procs, int (*walk)(void *), void *ctx, const v
 		pid[slot] = 0;
 		running--;
 		job_path(path, sizeof(path), dir, which[slot]);
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		/* Killed after its result was in place (renamed whole): it counts. */
+		if ((WIFEXITED(status) && WEXITSTATUS(status) == 0) ||
+		    (intr_pending() && !access(path, F_OK))) {
 			if (read_result(&st.v[which[slot] - 1], path))
 				ret = -1;
 		} else if (!ret && !intr_pending() &&
