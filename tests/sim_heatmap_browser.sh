@@ -43,9 +43,17 @@ import sys
 page = open(sys.argv[1]).read()
 open(sys.argv[2], "w").write(page.replace("</body>", sys.argv[3] + "\n</body>"))
 PYEOF
-# No sandbox: CI runs as root, where Chromium's refuses to start.
-timeout 120 "$browser" --headless --no-sandbox --disable-gpu --window-size=1800,4000 \
-	--dump-dom "file://$work/probe.html" >"$work/dom.html" 2>"$work/berr"
+# No sandbox: CI runs as root, where Chromium's refuses to start; and a
+# container's /dev/shm may be too small for it.
+render() {
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+		--window-size=1800,4000 --dump-dom "$1" >"$work/dom.html" 2>"$work/berr"
+}
+if ! render "data:text/html,<p>up</p>" || ! grep -q '<p>up</p>' "$work/dom.html"; then
+	echo "SKIP: $browser does not start here: $(tail -1 "$work/berr")"
+	exit 77
+fi
+render "file://$work/probe.html"
 if ! grep -q 'data-seen-fill-ns' "$work/dom.html"; then
 	echo "FAIL: $browser rendered no probe results"
 	tail -5 "$work/berr"

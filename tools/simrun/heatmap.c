@@ -259,7 +259,7 @@ static void draw_field(FILE *f, const struct section *x, int s, int k, int i, un
 	}
 	fputs("</title></rect>\n", f);
 	/* The name where it fits (under 7 px a character). */
-	if ((int)strlen(name) * 7 + 4 <= w) {
+	if ((int)strlen(name) * 67 / 10 + 3 <= w) {
 		fprintf(f,
 			"<text x=\"%d\" y=\"%d\" fill=\"%s\" data-fill-ns=\"%s\" data-fill-xfer=\"%s\" "
 			"pointer-events=\"none\">",
