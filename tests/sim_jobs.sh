@@ -80,7 +80,9 @@ if env --default-signal=INT true 2>/dev/null; then
 		--progress --jobs 2) >"$work/out" 2>"$work/err" &
 	pid=$!
 	i=0
-	while ! grep -q '64 CPUs of' "$work/err" && [ $i -lt 1200 ]; do
+	# The 64-CPU run is done once its result is in the scratch directory.
+	while ! { grep -q '64 CPUs of' "$work/err" && ls "$TMPDIR"/*/job-2.res; } >/dev/null 2>&1 &&
+		[ $i -lt 1200 ]; do
 		i=$((i + 1))
 		sleep 0.05
 	done
