@@ -327,13 +327,13 @@ static void draw_legend(FILE *f, const struct section *x, int id, int y)
 			fprintf(f, " data-t-%s=\"%.4g\"", metric_key[m], x->max[m] * j / 2);
 		fprintf(f, ">%.4g</text>\n", x->max[M_NS] * j / 2);
 	}
-	fprintf(f, "<text class=\"caption\" x=\"270\" y=\"%d\"", y + 11);
+	fprintf(f, "<text class=\"caption\" x=\"300\" y=\"%d\"", y + 11);
 	for (int m = 0; m < M_NR; m++)
 		fprintf(f, " data-t-%s=\"box colour: %s at %d CPUs of %s\"", metric_key[m],
 			caption[m], x->cpus, x->profile);
 	fprintf(f, ">box colour: %s at %d CPUs of %s</text>\n", caption[M_NS], x->cpus, x->profile);
 	fprintf(f,
-		"<text x=\"270\" y=\"%d\">bar: the line's total (misses on any of its bytes); "
+		"<text x=\"300\" y=\"%d\">bar: the line's total (misses on any of its bytes); "
 		"dashed grey: a hole</text>\n",
 		y + 27);
 }
