@@ -170,3 +170,17 @@ check_PROGRAMS += %D%/check_protected
 # /dev/random's stream per instance (vfs/mem_devs.c; the devices' Linux
 # semantics are tests/fstest/memdev.t).
 check_PROGRAMS += %D%/check_mem_devs
+
+# The heat map and the sweeps of vfslab sim:
+#  sim_heatmap          --report html|svg: self-contained, names escaped, a box
+#                       per field and line, the curve; errors named
+#  sim_heatmap_browser  the d_lockref page in headless Chromium: every field,
+#                       colours by heat, d_lockref's line hot before, cool after
+#  sim_jobs             --jobs N and --emit-jobs/--collect print --jobs 1's
+#                       bytes; errors; Ctrl-C kills the jobs, cleans up
+#  sim_parallel         a sweep and a scenario through GNU parallel, the same
+dist_check_SCRIPTS += \
+	%D%/sim_heatmap.sh \
+	%D%/sim_heatmap_browser.sh \
+	%D%/sim_jobs.sh \
+	%D%/sim_parallel.sh
