@@ -79,6 +79,17 @@ else
 	bad "no lines or moves: $(cat "$work/out1")"
 fi
 
+# --html: the heat map of the input beside the winner, from the sim command it prints.
+if "$vfslab" advise dentry --workload stat2 --cpus 4 --from v6.10 --out "$work/h.layout" \
+	--html "$work/h.html" >"$work/outh" 2>"$work/errh" &&
+	grep -q "^heat map: vfslab sim stat2 --cpus 1,4 .*--variant dentry=v6.10 --variant dentry=$work/h.layout --report html $work/h.html\$" "$work/outh" &&
+	grep -q '<svg' "$work/h.html" && grep -qF "dentry=v6.10" "$work/h.html" &&
+	grep -qF "dentry=$work/h.layout" "$work/h.html"; then
+	ok "--html: a page with both layouts, and the sim command that drew it"
+else
+	bad "--html: $(cat "$work/outh" "$work/errh")"
+fi
+
 # refused WHAT TEXT ARGS...: advise exits non-zero, naming TEXT.
 refused() {
 	what=$1 text=$2

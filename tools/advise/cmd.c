@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tools/advise/advise.h"
@@ -43,12 +44,14 @@ static void advise_usage(FILE *f)
 		   "                   randomize:SEED, btf, pahole:FILE or a layout file\n"
 		   "                   (default: the struct's default preset)\n"
 		   "  --jobs N         simulate in N processes at once (1 to 64; same output)\n"
-		   "  --out FILE       write the winner there (default advised-STRUCT.layout)\n");
+		   "  --out FILE       write the winner there (default advised-STRUCT.layout)\n"
+		   "  --html FILE      the heat map of the input and the winner side by side at 1\n"
+		   "                   and N CPUs, on the first workload (vfslab sim --report html)\n");
 }
 
 struct advise_cmd {
 	struct adv_opts o;
-	const char *from, *out, *workloads;
+	const char *from, *out, *workloads, *html, *profile;
 	char outbuf[64];
 };
 
@@ -98,6 +101,7 @@ static int advise_option(void *ctx, int opt, const char *arg)
 		a->o.cpus = n;
 		return -1;
 	case 'p':
+		a->profile = arg;
 		a->o.prof = sim_profile_get(arg, err, sizeof(err));
 		if (!a->o.prof) {
 			cli_error("advise", "--profile: %s", err);
@@ -114,6 +118,9 @@ static int advise_option(void *ctx, int opt, const char *arg)
 		return -1;
 	case 'o':
 		a->out = arg;
+		return -1;
+	case 'H':
+		a->html = arg;
 		return -1;
 	case 'h':
 		advise_usage(stdout);
@@ -133,6 +140,7 @@ static int advise_options(int argc, char **argv, struct advise_cmd *a)
 		{ "from", required_argument, NULL, 'f' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "html", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -174,6 +182,65 @@ static int save(const char *dir, const char *name, const char *text, char **path
 	}
 	fputs(text, f);
 	return cli_fclose("advise", *path, f);
+}
+
+/*
+ * --html: `vfslab sim W --cpus 1,N --variant KEY=INPUT --variant KEY=WINNER
+ * --report html FILE`, run as a reader would run it, so the page's numbers
+ * are that simulation's and anyone can redo it from the printed command.
+ */
+static int advise_html(const struct advise_cmd *a, const char *from)
+{
+	const struct adv_opts *o = &a->o;
+	char cpus[32], ops[32], before[VFS_LAYOUT_SPEC_MAX + 16], after[VFS_LAYOUT_SPEC_MAX + 16];
+	char *argv[20];
+	int argc = 0, status;
+	pid_t pid;
+
+	snprintf(cpus, sizeof(cpus), "1,%u", o->cpus);
+	snprintf(ops, sizeof(ops), "%lu", o->ops);
+	snprintf(before, sizeof(before), "%s=%s", o->key, from);
+	snprintf(after, sizeof(after), "%s=%s", o->key, a->out);
+	argv[argc++] = "vfslab-sim";
+	argv[argc++] = "sim";
+	argv[argc++] = (char *)o->wl[0]->name;
+	argv[argc++] = "--cpus";
+	argv[argc++] = cpus;
+	argv[argc++] = "--ops";
+	argv[argc++] = ops;
+	argv[argc++] = "--profile";
+	argv[argc++] = (char *)(a->profile ? a->profile : o->prof->name);
+	argv[argc++] = "--variant";
+	argv[argc++] = before;
+	argv[argc++] = "--variant";
+	argv[argc++] = after;
+	argv[argc++] = "--report";
+	argv[argc++] = "html";
+	argv[argc++] = (char *)a->html;
+	argv[argc] = NULL;
+	printf("heat map: vfslab");
+	for (int i = 1; i < argc; i++)
+		printf(" %s", argv[i]);
+	printf("\n");
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		cli_error("advise", "--html: cannot fork: %s", strerror(errno));
+		return 1;
+	}
+	if (!pid) {
+		/* Its table is the one above; only the page is wanted. */
+		if (!freopen("/dev/null", "w", stdout))
+			_exit(1);
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		cli_error("advise", "--html: the simulation for %s failed", a->html);
+		return 1;
+	}
+	printf("wrote %s\n", a->html);
+	return 0;
 }
 
 /* The geometric mean over the workloads of a's rate over b's at k (0: 1 CPU, 1: N). */
@@ -350,6 +417,8 @@ static int advise_run(struct advise_cmd *a)
 	}
 	printf("\nwrote %s (vfslab layout %s --variant %s=%s)\n", a->out, layout_desc(o->s)->name,
 	       o->key, a->out);
+	if (a->html && advise_html(a, first[1]))
+		goto out;
 	ret = 0;
 out:
 	for (unsigned int i = 0; i <= n; i++) {
