@@ -24,29 +24,30 @@
 
 static void advise_usage(FILE *f)
 {
-	fprintf(f, "usage: vfslab advise STRUCT --workload W[,W...] --cpus N [--profile P]\n"
-		   "                     [--from LAYOUT] [--jobs N] [--out FILE]\n\n"
-		   "Proposes a layout for STRUCT (dentry, file or files_struct) from what the\n"
-		   "workloads do to its fields on the simulator: a probe layout with each field\n"
-		   "on its own line gives each field's reads, writes and misses per operation\n"
-		   "at 1 CPU and at N; field orders are searched (write-shared fields apart\n"
-		   "from the rest, the unshared path on few lines, holes and size in check,\n"
-		   "pinned fields together); the best candidates and the input run on the\n"
-		   "simulator at 1 CPU and at N; the best ratio at N whose unshared path\n"
-		   "touches no more lines than the input's, nor takes more in all, wins,\n"
-		   "unless one touching more beats it by over 2%%. Every number printed\n"
-		   "comes from those simulations.\n\n"
-		   "  --workload LIST  bench workloads, comma-separated (vfslab help bench)\n"
-		   "  --cpus N         the CPU count to optimise for (2 to 512)\n"
-		   "  --profile P      the simulated machine: spr (default), zen4, clx,\n"
-		   "                   kunpeng920 or a profile file\n"
-		   "  --from LAYOUT    the layout to start from and compare with: a preset,\n"
-		   "                   randomize:SEED, btf, pahole:FILE or a layout file\n"
-		   "                   (default: the struct's default preset)\n"
-		   "  --jobs N         simulate in N processes at once (1 to 64; same output)\n"
-		   "  --out FILE       write the winner there (default advised-STRUCT.layout)\n"
-		   "  --html FILE      the heat map of the input and the winner side by side at 1\n"
-		   "                   and N CPUs, on the first workload (vfslab sim --report html)\n");
+	fprintf(f,
+		"usage: vfslab advise STRUCT --workload W[,W...] --cpus N [--profile P]\n"
+		"                     [--from LAYOUT] [--jobs N] [--out FILE] [--html FILE]\n\n"
+		"Proposes a layout for STRUCT (dentry, file or files_struct) from what the\n"
+		"workloads do to its fields on the simulator: a probe layout with each field\n"
+		"on its own line gives each field's reads, writes and misses per operation\n"
+		"at 1 CPU and at N; field orders are searched (write-shared fields apart\n"
+		"from the rest, the unshared path on few lines, holes and size in check,\n"
+		"pinned fields together); the best candidates and the input run on the\n"
+		"simulator at 1 CPU and at N; the best ratio at N whose unshared path\n"
+		"touches no more lines than the input's, nor takes more in all, wins,\n"
+		"unless one touching more beats it by over 2%%. Every number printed\n"
+		"comes from those simulations.\n\n"
+		"  --workload LIST  bench workloads, comma-separated (vfslab help bench)\n"
+		"  --cpus N         the CPU count to optimise for (2 to 512)\n"
+		"  --profile P      the simulated machine: spr (default), zen4, clx,\n"
+		"                   kunpeng920 or a profile file\n"
+		"  --from LAYOUT    the layout to start from and compare with: a preset,\n"
+		"                   randomize:SEED, btf, pahole:FILE or a layout file\n"
+		"                   (default: the struct's default preset)\n"
+		"  --jobs N         simulate in N processes at once (1 to 64; same output)\n"
+		"  --out FILE       write the winner there (default advised-STRUCT.layout)\n"
+		"  --html FILE      the heat map of the input and the winner side by side at 1\n"
+		"                   and N CPUs, on the first workload (vfslab sim --report html)\n");
 }
 
 struct advise_cmd {
