@@ -17,10 +17,14 @@ noinst_LIBRARIES += %D%/libvfs.a
 	%D%/layout_fields.def \
 	%D%/namei.c \
 	%D%/open.c \
+	%D%/pipe.c \
 	%D%/read_write.c \
 	%D%/readdir.c \
 	%D%/shmem.c \
+	%D%/signal.c \
+	%D%/socket.c \
 	%D%/stat.c \
+	%D%/statfs.c \
 	%D%/task.c \
 	%D%/variant.c \
 	%D%/vfs.c \

@@ -7,6 +7,7 @@
  * pread/pwrite use plain fdget() and leave f_pos alone.
  */
 #include <limits.h>
+#include <signal.h>
 
 #include "vfs/internal.h"
 
@@ -46,6 +47,7 @@ static long vfs_write(struct task *t, struct vfs *v, struct file *f, const void 
 		      long long *pos)
 {
 	unsigned int mode = file_fmode(v, f);
+	long ret;
 
 	if (!(mode & FMODE_WRITE))
 		return -EBADF;
@@ -60,7 +62,11 @@ static long vfs_write(struct task *t, struct vfs *v, struct file *f, const void 
 	/* __generic_file_write_iter(): a write takes setuid/setgid off. */
 	if (count)
 		remove_privs(&t->cred, file_inode(v, f));
-	return (*file_op(v, f))->write(v, f, buf, count, pos);
+	ret = (*file_op(v, f))->write(v, f, buf, count, pos);
+	/* pipe_write()'s send_sig(SIGPIPE, current, 0) */
+	if (ret == -EPIPE)
+		task_send_sig(t, SIGPIPE);
+	return ret;
 }
 
 long sys_read(struct task *t, int fd, void *buf, size_t count)
