@@ -138,8 +138,8 @@ struct vfs {
 	/* tmpfs' used_blocks: the pages files hold, against size= (vfs/shmem.c). */
 	atomic_long_t shmem_pages __cacheline_aligned;
 
-	/* vfs_kill_waiters(): blocked calls (fifos) end with EINTR. */
-	bool waiters_killed;
+	/* vfs_kill_waiters() moves it: calls blocked before (fifos) end, EINTR. */
+	unsigned int kill_gen;
 };
 
 /* ---- run-time layout accessors ---- */

@@ -17,9 +17,9 @@
  *    packets: a buffer each, never merged into; a read takes at most one
  *    packet, dropping what it does not read of it.
  *
- * Waiting is lib/wait.h's, with no lock held. A blocked call ends with
- * EINTR once vfs_kill_waiters() kills the instance's waiters (a task
- * killed in the middle of the call).
+ * Waiting is lib/wait.h's, with no lock held. A call blocked when
+ * vfs_kill_waiters() runs ends with EINTR (a task killed in the middle of
+ * the call); calls made after it block as before.
  */
 #include <stdlib.h>
 
@@ -44,9 +44,15 @@ struct pipe_inode_info {
 	struct pipe_buffer bufs[PIPE_DEF_BUFFERS];
 };
 
-static bool killed(const struct inode *inode)
+/* Sampled when a call starts: a kill after that ends its waits. */
+static unsigned int kill_gen(const struct inode *inode)
 {
-	return READ_ONCE(inode->i_sb->waiters_killed);
+	return READ_ONCE(inode->i_sb->kill_gen);
+}
+
+static bool killed(const struct inode *inode, unsigned int gen)
+{
+	return kill_gen(inode) != gen;
 }
 
 /* A field waiters read without the mutex: store it once, return it. */
@@ -101,13 +107,14 @@ static struct pipe_inode_info *get_pipe(struct inode *inode)
 }
 
 /* wait_for_partner(): until *cnt moves (the other side opened). Mutex held. */
-static int wait_for_partner(struct inode *inode, struct pipe_inode_info *p, unsigned int *cnt)
+static int wait_for_partner(struct inode *inode, struct pipe_inode_info *p, unsigned int *cnt,
+			    unsigned int gen)
 {
 	unsigned int cur = *cnt;
 	int ret;
 
 	mutex_unlock(&p->mutex);
-	ret = wait_event_killable(&p->rd_wait, READ_ONCE(*cnt) != cur, killed(inode));
+	ret = wait_event_killable(&p->rd_wait, READ_ONCE(*cnt) != cur, killed(inode, gen));
 	mutex_lock(&p->mutex);
 	return ret;
 }
@@ -123,6 +130,7 @@ static void put_pipe(struct pipe_inode_info *p)
 int fifo_open(struct inode *inode, unsigned int fmode, unsigned int flags)
 {
 	struct pipe_inode_info *p = get_pipe(inode);
+	unsigned int gen = kill_gen(inode);
 	int ret = 0;
 
 	if (!p)
@@ -134,7 +142,7 @@ int fifo_open(struct inode *inode, unsigned int fmode, unsigned int flags)
 		if (set_count(&p->readers, p->readers + 1) == 1)
 			wake_up(&p->rd_wait); /* wake_up_partner() */
 		if (!p->writers && !(flags & O_NONBLOCK)) {
-			ret = wait_for_partner(inode, p, &p->w_counter);
+			ret = wait_for_partner(inode, p, &p->w_counter, gen);
 			if (ret && !set_count(&p->readers, p->readers - 1))
 				wake_up(&p->wr_wait);
 		}
@@ -148,7 +156,7 @@ int fifo_open(struct inode *inode, unsigned int fmode, unsigned int flags)
 		if (set_count(&p->writers, p->writers + 1) == 1)
 			wake_up(&p->rd_wait);
 		if (!p->readers) {
-			ret = wait_for_partner(inode, p, &p->r_counter);
+			ret = wait_for_partner(inode, p, &p->r_counter, gen);
 			if (ret && !set_count(&p->writers, p->writers - 1))
 				wake_up(&p->rd_wait);
 		}
@@ -197,6 +205,7 @@ static long fifo_read(struct vfs *v, struct file *f, void *buf, size_t n, long l
 {
 	struct inode *inode = file_inode(v, f);
 	struct pipe_inode_info *p = inode->i_pipe;
+	unsigned int gen = kill_gen(inode);
 	bool wake_writer = false;
 	size_t done = 0;
 	long ret = 0;
@@ -236,7 +245,7 @@ static long fifo_read(struct vfs *v, struct file *f, void *buf, size_t n, long l
 		if (wake_writer)
 			wake_up(&p->wr_wait);
 		wake_writer = false;
-		ret = wait_event_killable(&p->rd_wait, pipe_readable(p), killed(inode));
+		ret = wait_event_killable(&p->rd_wait, pipe_readable(p), killed(inode, gen));
 		mutex_lock(&p->mutex);
 		if (ret)
 			break;
@@ -254,6 +263,7 @@ static long fifo_write(struct vfs *v, struct file *f, const void *buf, size_t n,
 	struct pipe_inode_info *p = inode->i_pipe;
 	bool packet = *file_flags(v, f) & O_DIRECT;
 	size_t done = 0, chars = n % PIPE_PAGE_SIZE;
+	unsigned int gen = kill_gen(inode);
 	bool wake_reader = false;
 	long ret = 0;
 
@@ -301,7 +311,7 @@ static long fifo_write(struct vfs *v, struct file *f, const void *buf, size_t n,
 		if (wake_reader)
 			wake_up(&p->rd_wait);
 		wake_reader = false;
-		ret = wait_event_killable(&p->wr_wait, pipe_writable(p), killed(inode));
+		ret = wait_event_killable(&p->wr_wait, pipe_writable(p), killed(inode, gen));
 		mutex_lock(&p->mutex);
 		if (ret)
 			break;
@@ -320,5 +330,5 @@ const struct file_operations fifo_operations = {
 
 void vfs_kill_waiters(struct vfs *v)
 {
-	WRITE_ONCE(v->waiters_killed, true);
+	__atomic_add_fetch(&v->kill_gen, 1, __ATOMIC_RELAXED);
 }

@@ -347,7 +347,7 @@ long sys_connect(struct task *t, const char *path);
  * vfslab delivers none. Reading clears them.
  */
 unsigned long task_sigpending(struct task *t);
-/* Kill every call blocked in the instance (fifo opens, reads, writes): EINTR. */
+/* End every call blocked in the instance now (fifo opens, reads, writes): EINTR. */
 void vfs_kill_waiters(struct vfs *vfs);
 
 /* kernel/sys.c */

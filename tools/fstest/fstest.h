@@ -107,6 +107,18 @@ struct fstest_backend {
 	/* The calls, made on sys_ctx(ctx) between begin() and end(). */
 	const struct sys_ops *sys;
 	void *(*sys_ctx)(void *ctx);
+
+	/*
+	 * Background lines (`LINE &`) without fork_per_line: a context for
+	 * one line run on a thread of its own beside @ctx (NULL: not here),
+	 * what that thread does first and last, and a kill of every call
+	 * blocked in the backend (they return EINTR).
+	 */
+	void *(*job_ctx_new)(void *ctx);
+	void (*job_ctx_free)(void *job_ctx);
+	void (*thread_enter)(void);
+	void (*thread_exit)(void);
+	void (*kill_blocked)(void *ctx);
 };
 
 /*
