@@ -129,12 +129,16 @@ static long async_io(const struct inode *inode)
 	return S_ISREG(mode) || S_ISBLK(mode) ? 1 : -1;
 }
 
+/* glibc checks an empty path and a negative fd before the name. */
 long sys_pathconf(struct task *t, const char *name, int which, long *value)
 {
 	enum pc_source src;
 	struct path path;
-	int error = pathconf_rule(which, &src, value);
+	int error;
 
+	if (name && !*name)
+		return -ENOENT;
+	error = pathconf_rule(which, &src, value);
 	if (error || src == PC_CONST)
 		return error;
 	error = user_path_at(t, AT_FDCWD, name, LOOKUP_FOLLOW, &path, NULL);
@@ -150,8 +154,11 @@ long sys_fpathconf(struct task *t, int fd, int which, long *value)
 {
 	enum pc_source src;
 	struct fd f;
-	int error = pathconf_rule(which, &src, value);
+	int error;
 
+	if (fd < 0)
+		return -EBADF;
+	error = pathconf_rule(which, &src, value);
 	if (error || src == PC_CONST)
 		return error;
 	f = fdget_raw(t, fd);

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <linux/close_range.h>
@@ -91,6 +92,55 @@ static long run_pread(struct run *r, const struct call *c)
 static long run_pwrite(struct run *r, const struct call *c)
 {
 	return fstest_oknum(r, r->sys->pwrite64(r->sc, FD(0), S(1), c->a[1].len, (off_t)N(2)));
+}
+
+/* statfs's fields, comma-separated as stat's: "type,bsize,namelen". */
+static long put_statfs(struct run *r, long res, const struct statfs *s, const char *what)
+{
+	const char *sep = "";
+
+	if (res < 0)
+		return res;
+	for (const char *w = what; *w;) {
+		size_t n = strcspn(w, ",");
+
+#define F(name, fmt, val) \
+	else if (n == strlen(name) && !strncmp(w, name, n)) fprintf(r->out, "%s" fmt, sep, val);
+		if (0)
+			;
+		F("type", "0x%lx", (unsigned long)s->f_type)
+		F("bsize", "%ld", (long)s->f_bsize)
+		F("blocks", "%llu", (unsigned long long)s->f_blocks)
+		F("bfree", "%llu", (unsigned long long)s->f_bfree)
+		F("bavail", "%llu", (unsigned long long)s->f_bavail)
+		F("files", "%llu", (unsigned long long)s->f_files)
+		F("ffree", "%llu", (unsigned long long)s->f_ffree)
+		F("namelen", "%ld", (long)s->f_namelen)
+		F("frsize", "%ld", (long)s->f_frsize)
+		F("flags", "0x%lx", (unsigned long)s->f_flags)
+		else fprintf(r->out, "%sunknown", sep);
+#undef F
+		sep = ",";
+		w += n;
+		if (*w)
+			w++;
+	}
+	fputc('\n', r->out);
+	return res;
+}
+
+static long run_statfs(struct run *r, const struct call *c)
+{
+	struct statfs s;
+
+	return put_statfs(r, r->sys->statfs(r->sc, S(0), &s), &s, S(1));
+}
+
+static long run_fstatfs(struct run *r, const struct call *c)
+{
+	struct statfs s;
+
+	return put_statfs(r, r->sys->fstatfs(r->sc, FD(0), &s), &s, S(1));
 }
 
 static long run_lseek(struct run *r, const struct call *c)
@@ -429,5 +479,7 @@ const struct cmd fstest_extension_cmds[] = {
 	{ .name = "getdents", .args = "dz?", .run = run_getdents, .need = NEED(getdents64) },
 	{ .name = "futimens", .args = "dntnt", .run = run_futimens, .need = NEED(utimensat) },
 	{ .name = "fdnum", .args = "d", .run = run_fdnum },
+	{ .name = "statfs", .args = "ps", .run = run_statfs, .need = NEED(statfs) },
+	{ .name = "fstatfs", .args = "ds", .run = run_fstatfs, .need = NEED(fstatfs) },
 	{ .name = NULL },
 };
