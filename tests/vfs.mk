@@ -9,6 +9,7 @@ check_PROGRAMS += \
 	%D%/check_dcache \
 	%D%/check_file \
 	%D%/check_syscalls \
+	%D%/check_fifo \
 	%D%/check_layout \
 	%D%/check_stress \
 	%D%/check_check
