@@ -155,6 +155,15 @@ int fstest_run_argv(const struct fstest_backend *be, void *ctx, int argc, char *
  */
 const char *fstest_strerror(int err);
 
+/* Background lines (`LINE &`) started and not yet waited for? */
+bool fstest_jobs_pending(void);
+/*
+ * The end of a run of lines given one by one: wait for the background
+ * lines as `wait` does, discarding what they print (fstest_run does this
+ * itself, printing it).
+ */
+void fstest_jobs_end(const struct fstest_backend *be, void *ctx);
+
 /* What vfslab fstest was asked to do (tools/cmd_fstest.c parses it). */
 struct fstest_opts {
 	bool host; /* the host kernel, not a vfslab VFS */

@@ -244,6 +244,26 @@ static void job_print(struct job *j, FILE *out, FILE *err)
 		fwrite(j->err, 1, j->err_len, err);
 }
 
+bool fstest_jobs_pending(void)
+{
+	return jobs != NULL;
+}
+
+void fstest_jobs_end(const struct fstest_backend *be, void *ctx)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *sink;
+
+	if (!jobs)
+		return;
+	sink = open_memstream(&buf, &len);
+	fstest_jobs_wait(be, ctx, sink ? sink : stderr, sink ? sink : stderr);
+	if (sink)
+		fclose(sink);
+	free(buf);
+}
+
 int fstest_jobs_wait(const struct fstest_backend *be, void *ctx, FILE *out, FILE *err)
 {
 	long deadline = now_ms() + FSTEST_JOB_GRACE_MS;
