@@ -15,6 +15,7 @@
 #   FSTEST_TMPDIR  where scratch directories go; the .exp files are the
 #                  host's answers on tmpfs, so the default is /dev/shm
 #   FSTEST_ONLY    names of the tests to run (e.g. "open rename")
+#   FSTEST_SKIP    names of tests not to run
 #   FSTEST_REGEN=1 write the outputs to the .exp files instead of
 #                  comparing (to regenerate them with --host, as root)
 
@@ -78,6 +79,9 @@ for t in "$dir"/*.t; do
 		*) continue ;;
 		esac
 	fi
+	case " ${FSTEST_SKIP:-} " in
+	*" $name "*) continue ;;
+	esac
 	exp=$dir/$name.exp
 	root=$work/$name.root
 	out=$work/$name.out

@@ -155,6 +155,13 @@ int fstest_run_argv(const struct fstest_backend *be, void *ctx, int argc, char *
  */
 const char *fstest_strerror(int err);
 
+/*
+ * Set where the VFS runs on simulated CPUs (vfslab-sim): a background line
+ * would need a thread the simulator does not know, so the vfslab backend
+ * refuses them.
+ */
+extern bool fstest_one_cpu;
+
 /* Background lines (`LINE &`) started and not yet waited for? */
 bool fstest_jobs_pending(void);
 /*

@@ -47,6 +47,8 @@ struct job {
 	int rc;
 };
 
+bool fstest_one_cpu;
+
 /* Started and not yet waited for, oldest first. */
 static struct job *jobs, **jobs_tail = &jobs;
 
@@ -171,8 +173,11 @@ int fstest_job_start(const struct fstest_backend *be, void *ctx, const struct to
 	} else {
 		j->ctx = be->job_ctx_new ? be->job_ctx_new(ctx) : NULL;
 		if (!j->ctx) {
-			fstest_report(err, name, lineno,
-				      "this backend cannot run a line in the background");
+			fstest_report(
+				err, name, lineno,
+				fstest_one_cpu ?
+					"no background lines on one simulated CPU (use vfslab)" :
+					"this backend cannot run a line in the background");
 			job_free(j);
 			return 1;
 		}

@@ -126,7 +126,7 @@ static void *vb_job_ctx_new(void *ctx)
 	struct fstest_vfs *fv = CTX(ctx), *job;
 
 	/* The shell's lines share one task: nothing to run beside it. */
-	if (fv->persistent)
+	if (fv->persistent || fstest_one_cpu)
 		return NULL;
 	job = calloc(1, sizeof(*job));
 	if (!job)
