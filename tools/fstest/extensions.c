@@ -63,8 +63,7 @@ static long put_data(struct run *r, long res, const char *buf, size_t size)
 	return res;
 }
 
-/* read, and pread at offset N(2) when pos. */
-static long do_read(struct run *r, const struct call *c, bool pos)
+static long run_read(struct run *r, const struct call *c)
 {
 	size_t n = (size_t)N(1);
 	char *buf = malloc(n ? n : 1);
@@ -72,26 +71,41 @@ static long do_read(struct run *r, const struct call *c, bool pos)
 
 	if (!buf)
 		return -ENOMEM;
-	res = pos ? r->sys->pread64(r->sc, FD(0), buf, n, (off_t)N(2)) :
-		    r->sys->read(r->sc, FD(0), buf, n);
-	res = put_data(r, res, buf, n);
+	res = put_data(r, r->sys->read(r->sc, FD(0), buf, n), buf, n);
 	free(buf);
 	return res;
 }
 
-static long run_read(struct run *r, const struct call *c)
-{
-	return do_read(r, c, false);
-}
+/* pjdfstest's buffer: what one pread may print. */
+#define PJDFSTEST_PREAD_MAX 1024
 
+/*
+ * pjdfstest's pread: at most 1024 bytes, pread again until they are all
+ * read or one returns 0, then the buffer as a C string (up to its first
+ * NUL byte, unescaped).
+ */
 static long run_pread(struct run *r, const struct call *c)
 {
-	return do_read(r, c, true);
+	char buf[PJDFSTEST_PREAD_MAX + 1] = { 0 };
+	size_t count = N(1) < PJDFSTEST_PREAD_MAX ? (size_t)N(1) : PJDFSTEST_PREAD_MAX, done = 0;
+	long res;
+
+	do {
+		res = r->sys->pread64(r->sc, FD(0), buf + done, count - done,
+				      (off_t)N(2) + (off_t)done);
+		if (res < 0)
+			return res;
+		done += (size_t)res;
+	} while (res);
+	fwrite(buf, 1, strlen(buf), r->out);
+	fputc('\n', r->out);
+	return 0;
 }
 
+/* pjdfstest prints 0, not the byte count. */
 static long run_pwrite(struct run *r, const struct call *c)
 {
-	return fstest_oknum(r, r->sys->pwrite64(r->sc, FD(0), S(1), c->a[1].len, (off_t)N(2)));
+	return fstest_ok0(r, r->sys->pwrite64(r->sc, FD(0), S(1), c->a[1].len, (off_t)N(2)));
 }
 
 /* statfs's fields, comma-separated as stat's: "type,bsize,namelen". */
