@@ -471,6 +471,7 @@ int fifo_open(struct inode *inode, unsigned int fmode, unsigned int flags);
 #define FMODE_CAN_WRITE 0x40000u
 #define FMODE_OPENED 0x80000u
 #define FMODE_CREATED 0x100000u
+#define FMODE_STREAM 0x200000u
 #define FMODE_CAN_ODIRECT 0x400000u
 
 struct file_operations {

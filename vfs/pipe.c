@@ -85,7 +85,8 @@ static bool pipe_writable(const struct pipe_inode_info *p)
 
 static struct pipe_inode_info *get_pipe(struct inode *inode)
 {
-	struct pipe_inode_info *p = READ_ONCE(inode->i_pipe);
+	/* Published initialized: release below, acquire here. */
+	struct pipe_inode_info *p = smp_load_acquire(&inode->i_pipe);
 
 	if (p)
 		return p;
@@ -100,7 +101,7 @@ static struct pipe_inode_info *get_pipe(struct inode *inode)
 		free(p);
 		p = inode->i_pipe;
 	} else {
-		WRITE_ONCE(inode->i_pipe, p);
+		smp_store_release(&inode->i_pipe, p);
 	}
 	spin_unlock(&inode->i_lock);
 	return p;
