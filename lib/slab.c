@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #ifdef HAVE_JEMALLOC
 #include <jemalloc/jemalloc.h>
@@ -22,6 +23,7 @@
 
 #define KMEM_CACHE_NAME_LEN 32
 #define KMEM_DEFAULT_ALIGN 8u
+#define HUGE_PAGE_SIZE (2ul << 20)
 
 /* A SLAB_TYPESAFE_BY_RCU cache's per-CPU stack of freed objects. */
 #define TYPESAFE_STACK 256
@@ -276,4 +278,46 @@ void *kvzalloc(size_t size)
 void kvfree(void *p)
 {
 	kfree(p);
+}
+
+/*
+ * Models vmalloc_huge() with __GFP_ZERO, as alloc_large_system_hash()
+ * gets the dcache's table: the kernel's lies in huge-page mappings, so a
+ * lookup's random bucket costs a cache miss, rarely a page walk too. A
+ * table of 2 MiB or more is an anonymous mapping of its own, aligned for
+ * transparent huge pages (4 KiB pages where they are off), zeroed here as
+ * the kernel's is at boot, so that no lookup pays a first touch. Free with
+ * vfree_huge() and the same size.
+ */
+void *vzalloc_huge(size_t size)
+{
+	size_t len = (size + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1);
+	uintptr_t start, aligned;
+	void *p;
+
+	if (size < HUGE_PAGE_SIZE)
+		return kzalloc(size);
+	p = mmap(NULL, len + HUGE_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	/* Trim to a 2 MiB boundary at both ends. */
+	start = (uintptr_t)p;
+	aligned = (start + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1);
+	if (aligned > start)
+		munmap(p, aligned - start);
+	munmap((void *)(aligned + len), start + HUGE_PAGE_SIZE - aligned);
+#ifdef MADV_HUGEPAGE
+	madvise((void *)aligned, len, MADV_HUGEPAGE);
+#endif
+	memset((void *)aligned, 0, len);
+	return (void *)aligned;
+}
+
+void vfree_huge(void *p, size_t size)
+{
+	if (size < HUGE_PAGE_SIZE)
+		kfree(p);
+	else if (p)
+		munmap(p, (size + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1));
 }

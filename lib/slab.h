@@ -85,5 +85,8 @@ void kfree(void *p);
 void *kvmalloc(size_t size);
 void *kvzalloc(size_t size);
 void kvfree(void *p);
+/* Zeroed, on huge pages where it spans one: a large system hash table. */
+void *vzalloc_huge(size_t size);
+void vfree_huge(void *p, size_t size);
 
 #endif /* VFSLAB_LIB_SLAB_H */

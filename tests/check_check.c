@@ -333,6 +333,31 @@ START_TEST(test_lru)
 }
 END_TEST
 
+/* A lookup left unfinished: its dentry in lookup and in the in-lookup hash. */
+START_TEST(test_in_lookup)
+{
+	struct lookup_wq wq;
+	struct dentry *dir, *d;
+	struct qstr q;
+	struct vt e;
+	int fd;
+
+	vt_begin(&e, "");
+	fd = build(&e);
+	dir = vt_dentry(e.t, "/a");
+	q.name = (const unsigned char *)"m";
+	q.hash_len = hashlen_create(
+		full_name_hash(name_hash_salt(e.v, dir, d_inode(e.v, dir)), "m", 1), 1);
+	d = d_alloc_parallel(e.v, dir, &q, &wq);
+	ck_assert(!IS_ERR(d) && d_in_lookup(e.v, d));
+	CK_FAILS(vfs_check_tree(e.v, err, sizeof(err)), "in lookup");
+	d_lookup_done(e.v, d);
+	dput(e.v, d);
+	check_healthy(&e, fd);
+	finish(&e, fd);
+}
+END_TEST
+
 static Suite *check_suite(void)
 {
 	Suite *s = suite_create("check");
@@ -350,6 +375,7 @@ static Suite *check_suite(void)
 	tcase_add_test(tc, test_inode_counts);
 	tcase_add_test(tc, test_slab_leak);
 	tcase_add_test(tc, test_lru);
+	tcase_add_test(tc, test_in_lookup);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,7 +7,8 @@
 # each one with a published figure must move the way the publication did:
 # "reproduced" (the gain within 2x of the published one) or "direction
 # only", never "flat" or "opposite". How close the gains come is `vfslab
-# sim validate --part published`'s to judge, with its bands.
+# sim validate --part published`'s to judge, with its bands. The same run
+# over two processes (--jobs 2) must print the same bytes.
 #
 # Two scenarios are known not to: with the line states measured on the
 # Intel host (a read of a modified line moves it), d_lockref on spr and
@@ -17,7 +18,7 @@
 vfslab=${top_builddir:-.}/tools/vfslab
 [ -x "${top_builddir:-.}/tools/vfslab-sim" ] || { echo "SKIP: no vfslab-sim in this build"; exit 77; }
 out=$(mktemp "${TMPDIR:-/tmp}/sim-scenarios.XXXXXX") || exit 99
-trap 'rm -f "$out"' EXIT
+trap 'rm -f "$out" "$out.jobs"' EXIT
 . "${srcdir:-.}/tests/report.sh"
 
 if ! "$vfslab" sim --all-scenarios >"$out"; then
@@ -53,4 +54,15 @@ for s in $("$vfslab" scenarios | sed -n 's/^\([a-z0-9_-]*\): .*/\1/p'); do
 	esac
 done
 [ "$listed" -gt 0 ] || bad "vfslab scenarios listed none"
+
+# The same sweep over two processes prints the same bytes: each simulation's
+# result depends on its arguments alone (sim_jobs.sh has the quick cases).
+if ! "$vfslab" sim --all-scenarios --jobs 2 >"$out.jobs"; then
+	bad "vfslab sim --all-scenarios --jobs 2 exited with an error"
+elif cmp -s "$out" "$out.jobs"; then
+	ok "--all-scenarios --jobs 2: the bytes of --jobs 1"
+else
+	bad "--all-scenarios --jobs 2 differs from --jobs 1: $(diff "$out" "$out.jobs" | head -5)"
+fi
+rm -f "$out.jobs"
 summary

@@ -14,6 +14,8 @@ check_PROGRAMS += \
 	%D%/check_stress \
 	%D%/check_check
 EXTRA_DIST += %D%/vfs_test.h
+# The dentry hash's size and chains, and the phase clocks (bench --tree).
+check_PROGRAMS += %D%/check_dhash
 # tools/out: the CSV writer and the JSON helpers every output goes through.
 check_PROGRAMS += %D%/check_out %D%/check_names
 %C%_check_out_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
@@ -76,6 +78,11 @@ check_PROGRAMS += %D%/check_sim_profile
 #  fuzz_cli                    the command-line fuzzer's seeds parse clean:
 #                              no crash or leak, 0/1/2, a message if refused
 #  install                     examples/ built on a `make install` copy
+#  layout_import, layout_btf   a kernel's layouts from pahole's text and its
+#                              BTF: pahole's offsets; missing fields refused
+#  advise                      a tiny advise: a layout file layout accepts,
+#                              rates as vfslab sim's, --jobs 2 as --jobs 1
+#  bench_tree                  bench --tree's hash line and --phases table
 dist_check_SCRIPTS = \
 	%D%/fstest_vfslab.sh \
 	%D%/fstest_host.sh \
@@ -103,7 +110,12 @@ dist_check_SCRIPTS = \
 	%D%/layering_selftest.sh \
 	%D%/man_options.sh \
 	%D%/fuzz_cli.sh \
-	%D%/install.sh
+	%D%/install.sh \
+	%D%/layout_import.sh \
+	%D%/layout_btf.sh \
+	%D%/advise.sh \
+	%D%/bench_tree.sh
+EXTRA_DIST += %D%/layout_members.sh %D%/layout_import.pahole %D%/layout_import_v58.pahole
 EXTRA_DIST += %D%/report.sh %D%/fstest_run.sh %D%/fstest %D%/replay
 # tests/replay holds the logs: not a program for make's built-in .sh rule to
 # write from replay.sh whenever that is newer (dist would copy that instead).
@@ -147,3 +159,30 @@ CLEANFILES += %D%/fuzz/cli_replay$(EXEEXT)
 check_PROGRAMS += %D%/check_namei_race
 %C%_check_namei_race_SOURCES = %D%/check_namei_race.c vfs/namei.c lib/fault_inject.c
 %C%_check_namei_race_CPPFLAGS = $(AM_CPPFLAGS) -DVFSLAB_FAULT_INJECTION
+
+# Parallel lookups of missing names (d_alloc_parallel, the in-lookup hash):
+# its own copies of vfs/dcache.c and vfs/namei.c with their delay points on.
+check_PROGRAMS += %D%/check_dcache_parallel
+%C%_check_dcache_parallel_SOURCES = %D%/check_dcache_parallel.c vfs/dcache.c vfs/namei.c \
+	lib/fault_inject.c
+%C%_check_dcache_parallel_CPPFLAGS = $(AM_CPPFLAGS) -DVFSLAB_FAULT_INJECTION
+
+# The fs.protected_* sysctls as variant keys, and may_create_in_sticky().
+check_PROGRAMS += %D%/check_protected
+# /dev/random's stream per instance (vfs/mem_devs.c; the devices' Linux
+# semantics are tests/fstest/memdev.t).
+check_PROGRAMS += %D%/check_mem_devs
+
+# The heat map and the sweeps of vfslab sim:
+#  sim_heatmap          --report html|svg: self-contained, names escaped, a box
+#                       per field and line, the curve; errors named
+#  sim_heatmap_browser  the d_lockref page in headless Chromium: every field,
+#                       colours by heat, d_lockref's line hot before, cool after
+#  sim_jobs             --jobs N and --emit-jobs/--collect print --jobs 1's
+#                       bytes; errors; Ctrl-C kills the jobs, cleans up
+#  sim_parallel         a sweep and a scenario through GNU parallel, the same
+dist_check_SCRIPTS += \
+	%D%/sim_heatmap.sh \
+	%D%/sim_heatmap_browser.sh \
+	%D%/sim_jobs.sh \
+	%D%/sim_parallel.sh

@@ -18,6 +18,8 @@ int cmd_layout(int argc, char **argv);
 int cmd_shell(int argc, char **argv);
 /* vfslab execs vfslab-sim (tools/cmd_sim.c), which runs it (tools/simrun/cmd.c). */
 int cmd_sim(int argc, char **argv);
+/* The same for vfslab advise (tools/advise/cmd.c). */
+int cmd_advise(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_torture(int argc, char **argv);
 int cmd_difftest(int argc, char **argv);

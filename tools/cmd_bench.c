@@ -36,7 +36,10 @@ static void bench_usage(FILE *f)
 		"  --json FILE         also write the results as JSON to FILE\n"
 		"  --tmpdir DIR        the kernel side's directory (default /dev/shm)\n"
 		"  --no-pin            do not pin tasks to CPUs\n"
-		"  --tree N            instead: build a tree of N files; time and memory per file\n");
+		"  --tree N            instead: build a tree of N files; time and memory per file\n"
+		"                      (one --variant at most; the dentry hash sized to the tree\n"
+		"                      unless it sets hash-shift)\n"
+		"  --phases            with --tree: time each call and each step of the open\n");
 }
 
 static void list_workloads(void)
@@ -55,6 +58,7 @@ struct bench_cmd {
 	bool peer;
 	enum bench_format fmt;
 	long tree; /* --tree N: build N files instead */
+	bool phases; /* --phases: the tree's time call by call, step by step */
 };
 
 /* One option (c) into bc; -1 to go on, else the exit status. */
@@ -122,6 +126,9 @@ static int bench_option(void *ctx, int c, const char *arg)
 			return 2;
 		bc->tree = (long)n;
 		return -1;
+	case 'H':
+		bc->phases = true;
+		return -1;
 	case 'h':
 		bench_usage(stdout);
 		return 0;
@@ -149,6 +156,7 @@ static int bench_options(int argc, char **argv, struct bench_cmd *bc)
 		{ "no-pin", no_argument, NULL, 'n' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "tree", required_argument, NULL, 'R' },
+		{ "phases", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -226,6 +234,31 @@ static int bench_go(struct bench_cmd *bc)
 	return 0;
 }
 
+/* bench --tree N: one vfslab side (at most one --variant), the kernel's beside it. */
+static int bench_tree_go(struct bench_cmd *bc)
+{
+	struct tree_opts t = { .n = bc->tree,
+			       .peer = bc->peer,
+			       .phases = bc->phases,
+			       .tmpdir = bc->o.tmpdir,
+			       .variant = bc->nr_variants ? bc->variants[0] : NULL };
+	struct vfs_config cfg;
+	int ret;
+
+	if (bc->nr_variants > 1) {
+		cli_error("bench", "--tree builds one vfslab side: one --variant, not %d",
+			  bc->nr_variants);
+		return 2;
+	}
+	if (t.variant && cli_config("bench", t.variant, &cfg))
+		return 2;
+	if (cli_parse_only)
+		return 0;
+	intr_catch();
+	ret = bench_tree(&t) ? 1 : 0;
+	return intr_pending() ? intr_status() : ret;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	static struct bench_cmd bc;
@@ -238,13 +271,12 @@ int cmd_bench(int argc, char **argv)
 	ret = bench_options(argc, argv, &bc);
 	if (ret >= 0)
 		return ret;
-	if (bc.tree) {
-		if (cli_parse_only)
-			return 0;
-		intr_catch();
-		ret = bench_tree(bc.tree, bc.peer, bc.o.tmpdir) ? 1 : 0;
-		return intr_pending() ? intr_status() : ret;
+	if (bc.phases && !bc.tree) {
+		cli_error("bench", "--phases goes with --tree N");
+		return 2;
 	}
+	if (bc.tree)
+		return bench_tree_go(&bc);
 	bc.o.wl = workload_find(bc.workload ? bc.workload : "stat2");
 	if (!bc.o.wl) {
 		cli_error("bench", "unknown workload '%s' (see `vfslab bench --list`)",

@@ -45,10 +45,10 @@ static void difftest_usage(FILE *f)
 		   "Lines run as root and as other uids and groups, each with its own\n"
 		   "credentials; --uid runs all but the set-up lines as one user.\n"
 		   "What depends on the host rather than on Linux (inode numbers, times,\n"
-		   "fs.protected_* where it differs from vfslab's, SEEK_DATA/SEEK_HOLE\n"
-		   "where the host tmpfs may use large folios, a 1 TiB fallocate where it\n"
-		   "could hold one) is never generated; the vfslab side gets the host\n"
-		   "tmpfs' size (tmpfs-size=) unless --variant sets one.\n\n"
+		   "SEEK_DATA/SEEK_HOLE where the host tmpfs may use large folios, a 1 TiB\n"
+		   "fallocate where it could hold one) is never generated; the vfslab side\n"
+		   "gets the host tmpfs' size (tmpfs-size=) and its fs.protected_* sysctls\n"
+		   "(the protected-* keys) unless --variant sets them.\n\n"
 		   "  --seed N       first script's seed (default: from the clock; printed);\n"
 		   "                 script k uses seed N+k\n"
 		   "  --lines N      lines per script (default 200, at most 100000)\n"
@@ -247,6 +247,13 @@ static int difftest_setup(struct difftest_cmd *dc, const struct dt_policy *pol, 
 	/* vfslab's tmpfs as big as the host's: fallocate's ENOSPC agrees. */
 	if (!dc->variant || !strstr(dc->variant, "tmpfs-size="))
 		r->cfg.tmpfs_size = pol->tmpfs_size;
+	/* The host's fs.protected_*, unless --variant names them. */
+	if (!dc->variant || !strstr(dc->variant, "protected-")) {
+		r->cfg.protected_symlinks = pol->protected_symlinks;
+		r->cfg.protected_hardlinks = pol->protected_hardlinks;
+		r->cfg.protected_regular = pol->protected_regular;
+		r->cfg.protected_fifos = pol->protected_fifos;
+	}
 	if (statfs(r->tmpdir, &sfs) == 0 && sfs.f_type != TMPFS_MAGIC)
 		fprintf(stderr,
 			"vfslab difftest: note: %s is not tmpfs: Linux's answers may differ\n",

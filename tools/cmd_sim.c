@@ -15,19 +15,14 @@
 #include "tools/cmd.h"
 #include "tools/simrun/calib.h"
 
-int cmd_sim(int argc, char **argv)
+/* Exec vfslab-sim's command name with argv's arguments; returns only on failure. */
+static int run_helper(const char *name, int argc, char **argv)
 {
 	char path[PATH_MAX + 16] = "";
-	char **args;
+	char **args = calloc(argc + 2, sizeof(*args));
 
-	/* These measure this machine: they run here, natively. */
-	if (argc > 1 && !strcmp(argv[1], "calibrate"))
-		return sim_calibrate_cmd(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "validate"))
-		return sim_validate_cmd(argc - 1, argv + 1);
-	args = calloc(argc + 2, sizeof(*args));
 	if (!args || (sim_helper_path(path, sizeof(path)) && !path[0])) {
-		cli_error("sim", "cannot find the vfslab-sim program");
+		cli_error(name, "cannot find the vfslab-sim program");
 		free(args);
 		return 1;
 	}
@@ -37,11 +32,27 @@ int cmd_sim(int argc, char **argv)
 		return 0;
 	}
 	args[0] = path;
-	args[1] = "sim";
+	args[1] = (char *)name;
 	for (int i = 1; i < argc; i++)
 		args[i + 1] = argv[i];
 	execv(path, args);
-	cli_error("sim", "cannot run %s: %s", path, strerror(errno));
+	cli_error(name, "cannot run %s: %s", path, strerror(errno));
 	free(args);
 	return 1;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+	/* These measure this machine: they run here, natively. */
+	if (argc > 1 && !strcmp(argv[1], "calibrate"))
+		return sim_calibrate_cmd(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "validate"))
+		return sim_validate_cmd(argc - 1, argv + 1);
+	return run_helper("sim", argc, argv);
+}
+
+/* vfslab advise runs its simulations in vfslab-sim too (tools/advise/cmd.c). */
+int cmd_advise(int argc, char **argv)
+{
+	return run_helper("advise", argc, argv);
 }

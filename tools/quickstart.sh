@@ -24,10 +24,12 @@ run | test) ;;
 	;;
 esac
 
-# Debian 12 packages: the build chain and the four chosen libraries.
+# Debian 12 packages: the build chain and the four chosen libraries; for
+# tests only, GNU parallel (2 MB) and Chromium, which renders sim's heat map
+# (about 130 MB to fetch, 420 MB installed).
 pkgs="build-essential autoconf automake autoconf-archive pkgconf liburcu-dev
 libjemalloc-dev check libsubunit-dev libedit-dev libjansson-dev jq python3 strace
-gnuplot-nox clang-format"
+gnuplot-nox clang-format libbpf-dev dwarves parallel chromium"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
@@ -92,6 +94,7 @@ cd build-tsan
 make -j"$jobs" >/dev/null
 threaded="tests/check_spinlock tests/check_lockref tests/check_file_ref tests/check_rcu"
 threaded="$threaded tests/check_list tests/check_stress tests/check_file"
+threaded="$threaded tests/check_dcache_parallel"
 run_tests check TESTS="$threaded"
 run_tests check-long
 

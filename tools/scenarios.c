@@ -69,8 +69,8 @@ static const struct scenario scenarios[] = {
 		.name = "file_ref",
 		.workload = "fstat2",
 		.processes = false,
-		.before = "fref=inc-not-zero",
-		.after = "fref=file_ref",
+		.before = "file=v6.12,fref=inc-not-zero",
+		.after = "file=v6.12,fref=file_ref",
 		.claim =
 			"file_ref_t's unconditional add replaces the O(N^2) inc_not_zero cmpxchg loop in fget",
 		.published = 1.04,
@@ -82,7 +82,9 @@ static const struct scenario scenarios[] = {
 			"fd-based syscall (__fget_files_rcu). Before v6.13 that was\n"
 			"atomic_long_inc_not_zero(): read, test, cmpxchg, retry on failure - with N\n"
 			"CPUs on one line, N-1 of every round's cmpxchgs fail and refetch it.\n"
-			"file_ref_get() is one add that cannot fail for a live file.\n",
+			"file_ref_get() is one add that cannot fail for a live file. Both sides use\n"
+			"v6.12's struct file, the layout of the v6.12-rc1 kernel the figure was\n"
+			"measured on (the count at offset 0, beside f_mode and f_op).\n",
 	},
 	{
 		.name = "f_count",

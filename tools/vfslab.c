@@ -38,6 +38,8 @@ static const struct command commands[] = {
 	  "random scripts on vfslab and the host kernel, compared; shrinks mismatches" },
 	{ "sim", cmd_sim,
 	  "simulate a workload or a seed on a many-core machine; contention report" },
+	{ "advise", cmd_advise,
+	  "propose a struct layout for workloads at N CPUs, checked on the simulator" },
 	{ "help", cmd_help, "show help for vfslab or a command" },
 };
 

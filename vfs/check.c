@@ -419,6 +419,9 @@ static int ck_dentry(struct ck *c, size_t i)
 	int count = d_count(v, d);
 	char p[CK_PATH_MAX];
 
+	if (flags & DCACHE_PAR_LOOKUP)
+		return ck_fail(c->err, c->len, "%s is still in lookup with no lookup running",
+			       ck_dpath(c, d, p));
 	if ((flags & DCACHE_ENTRY_TYPE) != d_flags_for_inode(inode))
 		return ck_fail(c->err, c->len, "%s has type 0x%x but inode %lu (mode 0%o)",
 			       ck_dpath(c, d, p), flags & DCACHE_ENTRY_TYPE,
@@ -613,6 +616,18 @@ static int ck_hash_table(struct ck *c)
 	return 0;
 }
 
+/* No lookup runs: d_alloc_parallel()'s in-lookup hash is empty. */
+static int ck_in_lookup_hash(struct ck *c)
+{
+	for (unsigned int b = 0; b < ARRAY_SIZE(c->v->in_lookup_hashtable); b++)
+		if (hlist_bl_first(&c->v->in_lookup_hashtable[b]))
+			return ck_fail(c->err, c->len,
+				       "in-lookup hash bucket %u holds a dentry with no lookup "
+				       "running",
+				       b);
+	return 0;
+}
+
 static void ck_free(struct ck *c)
 {
 	free(c->dent);
@@ -641,7 +656,8 @@ static int ck_run(struct ck *c)
 		if (ck_dentry(c, i))
 			return -1;
 	/* The table has 2^d_hash_shift buckets: scan it while that is cheap. */
-	if (ck_inodes(c) || ck_lru(c) || (c->v->d_hash_shift <= 20 && ck_hash_table(c)))
+	if (ck_inodes(c) || ck_lru(c) || ck_in_lookup_hash(c) ||
+	    (c->v->d_hash_shift <= 20 && ck_hash_table(c)))
 		return -1;
 	return 0;
 }

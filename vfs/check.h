@@ -53,7 +53,8 @@ int vfs_check_task_fds(struct task *t, char *err, size_t len);
  * fd slots; files_struct and fs_struct users = tasks; i_count = dentry
  * aliases; i_nlink = hashed names (2 + subdirectories for a directory),
  * directory i_size = 20 per entry; the LRU holds exactly the DCACHE_LRU_LIST
- * dentries, unused and negative.
+ * dentries, unused and negative; no dentry is in lookup (DCACHE_PAR_LOOKUP)
+ * and the in-lookup hash is empty.
  */
 int vfs_check_tree(struct vfs *v, char *err, size_t len);
 

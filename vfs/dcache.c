@@ -12,21 +12,27 @@
  *  unhashed. d_seq is written around every change RCU walk must notice:
  *  inode/type changes, rename, unhash.
  *  lru_lock protects the LRU list and nr_unused.
+ *  The in-lookup hash's bucket lock protects its chains; a dentry is in
+ *  it exactly while DCACHE_PAR_LOOKUP is set, which only its owner clears
+ *  (d_add, d_lookup_done), under d_lock. A directory's i_dir_seq is odd
+ *  while one of its in-lookup dentries moves into the dcache.
  *
  * Ordering:
  *  rename_lock (write) -> parent d_lock -> child d_lock -> hash bucket lock
+ *                                                    |-> in-lookup bucket lock
  *                                                    \-> lru_lock
  *  inode->i_lock is never held with d_lock here (vfslab keeps the inode's
  *  alias bookkeeping in i_count alone).
  *
- * Deviations from Linux: no d_op (one filesystem); lookups that miss are
- * serialized by the directory's inode lock instead of d_alloc_parallel;
+ * Deviations from Linux: no d_op (one filesystem); a d_alloc_parallel()
+ * waiter polls DCACHE_PAR_LOOKUP, yielding, instead of sleeping on d_wait;
  * the readdir offset lives in d_fsdata (tmpfs' simple_offset); the name
  * hash is the word-at-a-time shape of fs/namei.c without its unaligned
  * loads past the end of the string.
  */
 #include <stdlib.h>
 
+#include "lib/fault_inject.h"
 #include "lib/word_at_a_time.h"
 #include "vfs/internal.h"
 
@@ -142,6 +148,7 @@ static void d_count_add_locked(struct vfs *v, struct dentry *d, int n)
 /* Models d_alloc(): a child of parent, unhashed, with a ref on the parent. */
 struct dentry *d_alloc(struct vfs *v, struct dentry *parent, const struct qstr *name)
 {
+	VFS_PHASE(VFS_PH_D_ALLOC);
 	struct dentry *d = __d_alloc(v, name);
 
 	if (!d)
@@ -264,6 +271,7 @@ static void __d_clear_type_and_inode(struct vfs *v, struct dentry *d)
 /* Models d_instantiate(): give a negative dentry its inode (ref passed in). */
 void d_instantiate(struct vfs *v, struct dentry *d, struct inode *inode)
 {
+	VFS_PHASE(VFS_PH_D_INSTANTIATE);
 	spin_lock(d_lock(v, d));
 	raw_write_seqcount_begin(dentry_seq(v, d));
 	__d_set_inode_and_type(v, d, inode);
@@ -271,16 +279,239 @@ void d_instantiate(struct vfs *v, struct dentry *d, struct inode *inode)
 	spin_unlock(d_lock(v, d));
 }
 
-/* Models d_add(): instantiate (inode may be NULL: negative) and hash. */
+/* ---- parallel lookups: the in-lookup hash ---- */
+
+/* d_wait and d_in_lookup_hash share d_lru's and d_u's slots, as the kernel's unions do. */
+static inline struct lookup_wq **dentry_wait(const struct vfs *v, const struct dentry *d)
+{
+	return LAYOUT_PTR(d, v->dl.off[DENTRY_F_d_lru]);
+}
+
+static inline struct hlist_bl_node *dentry_in_lookup_node(const struct vfs *v,
+							  const struct dentry *d)
+{
+	return LAYOUT_PTR(d, v->dl.off[DENTRY_F_d_u]);
+}
+
+static inline struct dentry *d_from_in_lookup(const struct vfs *v, const struct hlist_bl_node *n)
+{
+	return (struct dentry *)((char *)n - v->dl.off[DENTRY_F_d_u]);
+}
+
+/* Models in_lookup_hash(): the name's hash mixed with the parent's address. */
+static struct hlist_bl_head *in_lookup_hash(struct vfs *v, const struct dentry *parent,
+					    uint32_t hash)
+{
+	hash += (uint32_t)((uintptr_t)parent / 64);
+	return &v->in_lookup_hashtable[(hash * 0x61C88647u) >> (32 - IN_LOOKUP_SHIFT)];
+}
+
+/*
+ * Models start_dir_add(): make the directory's i_dir_seq odd while an
+ * in-lookup dentry moves into the dcache, so that a d_alloc_parallel()
+ * that missed in both hashes meanwhile sees the change and looks again.
+ */
+static unsigned int start_dir_add(struct inode *dir)
+{
+	for (;;) {
+		unsigned int n = READ_ONCE(dir->i_dir_seq);
+
+		if (!(n & 1) && __atomic_compare_exchange_n(&dir->i_dir_seq, &n, n + 1, false,
+							    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return n;
+		cpu_relax();
+	}
+}
+
+/* Models wake_up_all() on d_wait: the waiters poll, so only count them. */
+static void d_wake_lookup_waiters(struct vfs *v, struct lookup_wq *wq)
+{
+	if (wq && wq->waiters)
+		atomic_long_add(wq->waiters, &v->lookup_waits);
+}
+
+static void end_dir_add(struct vfs *v, struct inode *dir, unsigned int n, struct lookup_wq *wq)
+{
+	smp_store_release(&dir->i_dir_seq, n + 2);
+	d_wake_lookup_waiters(v, wq);
+}
+
+/*
+ * Models __d_lookup_unhash(): d_lock held. Out of the in-lookup hash, not
+ * in lookup any more (what the waiters poll), its d_wait handed back for
+ * the wake-up and the slots it borrowed given back to d_lru and d_u.
+ */
+static struct lookup_wq *__d_lookup_unhash(struct vfs *v, struct dentry *d)
+{
+	struct hlist_bl_head *b = in_lookup_hash(v, d_parent(v, d), dentry_name(v, d)->hash);
+	struct lookup_wq *wq;
+
+	hlist_bl_lock(b);
+	d_flags_clear(v, d, DCACHE_PAR_LOOKUP);
+	__hlist_bl_del(dentry_in_lookup_node(v, d));
+	wq = *dentry_wait(v, d);
+	*dentry_wait(v, d) = NULL;
+	hlist_bl_unlock(b);
+	INIT_LIST_HEAD(dentry_lru(v, d));
+	return wq;
+}
+
+/* Models d_lookup_done(): ->lookup is over; wake whoever waits for it. */
+void d_lookup_done(struct vfs *v, struct dentry *d)
+{
+	if (likely(!d_in_lookup(v, d)))
+		return;
+	spin_lock(d_lock(v, d));
+	d_wake_lookup_waiters(v, __d_lookup_unhash(v, d));
+	spin_unlock(d_lock(v, d));
+}
+
+/*
+ * Models d_wait_lookup(): d_lock held, and a reference. The kernel queues
+ * on d_wait and sleeps; vfslab queues (counts itself) and then yields
+ * until d_lookup_done() or d_add() clears DCACHE_PAR_LOOKUP, which both
+ * do under d_lock, so the queue is alive while we count ourselves in it.
+ */
+static void d_wait_lookup(struct vfs *v, struct dentry *d)
+{
+	unsigned int spins = 0;
+
+	if (!d_in_lookup(v, d))
+		return;
+	(*dentry_wait(v, d))->waiters++;
+	fault_point("d_wait_lookup:sleep");
+	do {
+		spin_unlock(d_lock(v, d));
+		if (spins < MUTEX_SPIN_LIMIT) {
+			spins++;
+			cpu_relax();
+		} else {
+			cpu_yield();
+		}
+		spin_lock(d_lock(v, d));
+	} while (d_in_lookup(v, d));
+}
+
+/* d_same_name() under d_lock: the name a waiter found is still the one it wants. */
+static bool d_same_name_locked(struct vfs *v, struct dentry *d, const struct dentry *parent,
+			       const struct qstr *name)
+{
+	const struct qstr *q = dentry_name(v, d);
+
+	return d_parent(v, d) == parent && q->hash_len == name->hash_len &&
+	       !memcmp(q->name, name->name, name->len);
+}
+
+/*
+ * Models d_alloc_parallel(): the dentry for (parent, name), for a lookup
+ * under the parent's shared i_rwsem. Three answers: a hashed dentry some
+ * other lookup already finished (the dcache has it now); the same, after
+ * waiting for the lookup still running on it; or a new one, in lookup and
+ * in the in-lookup hash, whose ->lookup the caller runs and ends with
+ * d_add() or d_lookup_done(). Never two in-lookup dentries for one name.
+ */
+struct dentry *d_alloc_parallel(struct vfs *v, struct dentry *parent, const struct qstr *name,
+				struct lookup_wq *wq)
+{
+	struct hlist_bl_head *b = in_lookup_hash(v, parent, name->hash);
+	struct inode *dir = d_inode(v, parent);
+	struct hlist_bl_node *node;
+	struct dentry *new = d_alloc(v, parent, name), *d;
+	unsigned int seq, r_seq, d_seq;
+
+	if (!new)
+		return ERR_PTR(-ENOMEM);
+retry:
+	rcu_read_lock();
+	seq = smp_load_acquire(&dir->i_dir_seq);
+	r_seq = read_seqbegin(&v->rename_lock);
+	d = __d_lookup_rcu(v, parent, name, &d_seq);
+	if (unlikely(d)) {
+		/* Finished meanwhile: take it if it is still that name. */
+		if (!d_get_not_dead(v, d)) {
+			rcu_read_unlock();
+			goto retry;
+		}
+		rcu_read_unlock();
+		if (read_seqcount_retry(dentry_seq(v, d), d_seq)) {
+			dput(v, d);
+			goto retry;
+		}
+		dput(v, new);
+		return d;
+	}
+	if (unlikely(read_seqretry(&v->rename_lock, r_seq)) || unlikely(seq & 1)) {
+		rcu_read_unlock();
+		goto retry;
+	}
+	hlist_bl_lock(b);
+	/* Nothing joined the dcache since the miss: the in-lookup hash is the answer. */
+	if (unlikely(READ_ONCE(dir->i_dir_seq) != seq)) {
+		hlist_bl_unlock(b);
+		rcu_read_unlock();
+		goto retry;
+	}
+	for (node = hlist_bl_first(b); node; node = node->next) {
+		d = d_from_in_lookup(v, node);
+		/* Removals take the bucket lock we hold: every field is stable. */
+		if (dentry_name(v, d)->hash_len != name->hash_len || d_parent(v, d) != parent ||
+		    memcmp(dentry_name(v, d)->name, name->name, name->len))
+			continue;
+		hlist_bl_unlock(b);
+		if (!d_get_not_dead(v, d)) {
+			rcu_read_unlock();
+			goto retry;
+		}
+		rcu_read_unlock();
+		spin_lock(d_lock(v, d));
+		d_wait_lookup(v, d);
+		/* Done: d_add() hashed it under the name we want, or look again. */
+		if (unlikely(d_unhashed(v, d) || !d_same_name_locked(v, d, parent, name))) {
+			spin_unlock(d_lock(v, d));
+			dput(v, d);
+			goto retry;
+		}
+		spin_unlock(d_lock(v, d));
+		dput(v, new);
+		return d;
+	}
+	rcu_read_unlock();
+	/* Ours to look up: no lock is needed on a dentry nobody else can see. */
+	d_flags_set(v, new, DCACHE_PAR_LOOKUP);
+	wq->waiters = 0;
+	*dentry_wait(v, new) = wq;
+	hlist_bl_add_head(dentry_in_lookup_node(v, new), b);
+	hlist_bl_unlock(b);
+	fault_point("d_alloc_parallel:in-lookup");
+	return new;
+}
+
+/*
+ * Models d_add() / __d_add(): instantiate (inode may be NULL: negative)
+ * and hash. A dentry still in lookup leaves the in-lookup hash first, with
+ * the parent's i_dir_seq odd around the move, and its waiters are woken.
+ */
 void d_add(struct vfs *v, struct dentry *d, struct inode *inode)
 {
+	struct inode *dir = NULL;
+	struct lookup_wq *wq = NULL;
+	unsigned int n = 0;
+
+	VFS_PHASE(VFS_PH_D_INSTANTIATE);
 	spin_lock(d_lock(v, d));
+	if (unlikely(d_in_lookup(v, d))) {
+		dir = d_inode(v, d_parent(v, d));
+		n = start_dir_add(dir);
+		wq = __d_lookup_unhash(v, d);
+	}
 	if (inode) {
 		raw_write_seqcount_begin(dentry_seq(v, d));
 		__d_set_inode_and_type(v, d, inode);
 		raw_write_seqcount_end(dentry_seq(v, d));
 	}
 	__d_rehash(v, d);
+	if (dir)
+		end_dir_add(v, dir, n, wq);
 	spin_unlock(d_lock(v, d));
 }
 
@@ -588,6 +819,7 @@ __no_sanitize_racy static inline bool dentry_cmp(const struct vfs *v, const stru
 struct dentry *__d_lookup_rcu(struct vfs *v, const struct dentry *parent, const struct qstr *name,
 			      unsigned int *seqp)
 {
+	VFS_PHASE(VFS_PH_D_LOOKUP_RCU);
 	uint64_t hashlen = name->hash_len;
 	struct hlist_bl_head *b = d_hash(v, hashlen_hash(hashlen));
 	struct hlist_bl_node *node;
@@ -644,6 +876,7 @@ static struct dentry *__d_lookup(struct vfs *v, const struct dentry *parent,
 /* Models d_lookup(): retry while a rename may have moved the entry. */
 struct dentry *d_lookup(struct vfs *v, const struct dentry *parent, const struct qstr *name)
 {
+	VFS_PHASE(VFS_PH_D_LOOKUP);
 	struct dentry *d;
 	unsigned int seq;
 
@@ -895,7 +1128,7 @@ void dcache_init(struct vfs *v)
 
 void dcache_fini(struct vfs *v)
 {
-	kfree(v->d_hash_table);
+	vfree_huge(v->d_hash_table, sizeof(struct hlist_bl_head) << v->d_hash_shift);
 	v->d_hash_table = NULL;
 }
 

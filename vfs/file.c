@@ -299,6 +299,7 @@ out:
 
 int get_unused_fd_flags(struct task *t, unsigned int flags)
 {
+	VFS_PHASE(VFS_PH_FD);
 	return alloc_fd(t, 0, nofile(t), flags);
 }
 
@@ -323,6 +324,7 @@ void put_unused_fd(struct task *t, unsigned int fd)
 /* Models fd_install(): publish a file in a reserved slot, lock-free. */
 void fd_install(struct task *t, unsigned int fd, struct file *file)
 {
+	VFS_PHASE(VFS_PH_FD);
 	struct vfs *v = t->vfs;
 	struct files_struct *files = t->files;
 	struct fdtable *fdt;

@@ -23,6 +23,7 @@ static inline bool fref_is_file_ref(const struct vfs *v)
 struct file *alloc_file(struct vfs *v, const struct path *path, unsigned int flags,
 			const struct file_operations *fop, const struct cred *cred)
 {
+	VFS_PHASE(VFS_PH_FILE);
 	struct file *f = kmem_cache_alloc(v->file_cache);
 	struct inode *inode = d_inode(v, path->dentry);
 	unsigned int fmode;
@@ -48,6 +49,8 @@ struct file *alloc_file(struct vfs *v, const struct path *path, unsigned int fla
 		fmode = ((flags + 1) & O_ACCMODE) | FMODE_OPENED;
 		if (S_ISREG(READ_ONCE(inode->i_mode)) || S_ISDIR(READ_ONCE(inode->i_mode)))
 			fmode |= FMODE_ATOMIC_POS | FMODE_LSEEK | FMODE_PREAD | FMODE_PWRITE;
+		else if (S_ISCHR(READ_ONCE(inode->i_mode)))
+			fmode |= FMODE_LSEEK | FMODE_PREAD | FMODE_PWRITE;
 		/* stream_open() in fifo_open() and sock_alloc_file(): no f_pos. */
 		if (S_ISFIFO(READ_ONCE(inode->i_mode)) || S_ISSOCK(READ_ONCE(inode->i_mode)))
 			fmode |= FMODE_STREAM;

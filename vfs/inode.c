@@ -47,6 +47,7 @@ static void inode_init_owner(const struct cred *cred, struct inode *inode, const
 struct inode *new_inode(struct vfs *v, const struct cred *cred, const struct inode *dir,
 			umode_t mode, dev_t rdev)
 {
+	VFS_PHASE(VFS_PH_INODE);
 	struct inode *inode = kmem_cache_zalloc(v->inode_cache);
 
 	if (!inode)

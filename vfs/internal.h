@@ -35,6 +35,7 @@
 #include "lib/spinlock.h"
 #include "lib/stats.h"
 #include "vfs/layout.h"
+#include "vfs/phase.h"
 #include "vfs/vfs.h"
 
 typedef unsigned short umode_t;
@@ -65,6 +66,9 @@ struct qstr {
 #define hashlen_create(hash, len) ((uint64_t)(len) << 32 | (uint32_t)(hash))
 #define hashlen_hash(hl) ((uint32_t)(hl))
 #define hashlen_len(hl) ((uint32_t)((hl) >> 32))
+
+/* fs/dcache.c: log2 of the in-lookup hash's buckets */
+#define IN_LOOKUP_SHIFT 10
 
 /* No mounts in vfslab: a path's mnt is always the instance. */
 struct path {
@@ -140,6 +144,17 @@ struct vfs {
 
 	/* vfs_kill_waiters() moves it: calls blocked before (fifos) end, EINTR. */
 	unsigned int kill_gen;
+
+	/*
+	 * in_lookup_hashtable: dentries d_alloc_parallel() handed to a lookup
+	 * still running, keyed by (parent, name). lookup_waits counts the
+	 * lookups that found one and waited for it instead of calling ->lookup.
+	 */
+	struct hlist_bl_head in_lookup_hashtable[1u << IN_LOOKUP_SHIFT] __cacheline_aligned;
+	atomic_long_t lookup_waits;
+
+	/* The state of /dev/random and /dev/urandom's stream (vfs/mem_devs.c). */
+	atomic_long_t mem_random;
 };
 
 /* ---- run-time layout accessors ---- */
@@ -289,6 +304,26 @@ struct dentry *d_make_root(struct vfs *v, struct inode *inode);
 unsigned int d_flags_for_inode(const struct inode *inode);
 void d_instantiate(struct vfs *v, struct dentry *d, struct inode *inode);
 void d_add(struct vfs *v, struct dentry *d, struct inode *inode);
+
+/*
+ * The wait queue head a lookup_slow() puts on its stack for
+ * d_alloc_parallel(): a dentry in lookup points at it (d_wait). vfslab
+ * sleeps by yielding, so a waiter polls its dentry's DCACHE_PAR_LOOKUP
+ * rather than sleeping on the queue; the queue counts who queued, under
+ * the dentry's d_lock, and the wake-up adds them to vfs->lookup_waits.
+ */
+struct lookup_wq {
+	unsigned int waiters;
+};
+
+struct dentry *d_alloc_parallel(struct vfs *v, struct dentry *parent, const struct qstr *name,
+				struct lookup_wq *wq);
+void d_lookup_done(struct vfs *v, struct dentry *d);
+
+static inline bool d_in_lookup(const struct vfs *v, const struct dentry *d)
+{
+	return d_flags(v, d) & DCACHE_PAR_LOOKUP;
+}
 void d_delete(struct vfs *v, struct dentry *d);
 void d_drop(struct vfs *v, struct dentry *d);
 void d_rehash_locked(struct vfs *v, struct dentry *d);
@@ -350,6 +385,7 @@ struct inode {
 	unsigned long i_blocks; /* 512-byte units of pages held (tmpfs) */
 	struct timespec i_atime, i_mtime, i_ctime;
 	struct rw_semaphore i_rwsem; /* inode_lock(): namespace and write */
+	unsigned int i_dir_seq; /* odd while an in-lookup dentry joins the dcache */
 	unsigned long i_dir_offset; /* next stable readdir offset (dirs) */
 	struct shmem_pages *i_pages; /* file data, RCU-published */
 	struct pipe_inode_info *i_pipe; /* fifos */
@@ -485,6 +521,8 @@ struct file_operations {
 	 * tests set one.
 	 */
 	int (*flush)(struct vfs *v, struct file *f, struct files_struct *id);
+	/* ->llseek: NULL for generic_file_llseek(); the mem devices have their own. */
+	long long (*llseek)(struct vfs *v, struct file *f, long long offset, int whence);
 };
 
 extern const struct file_operations shmem_file_operations;
@@ -492,6 +530,7 @@ extern const struct file_operations shmem_dir_operations;
 extern const struct file_operations fifo_operations;
 extern const struct file_operations socket_file_ops;
 extern const struct file_operations path_operations;
+const struct file_operations *chrdev_fops(dev_t rdev); /* vfs/mem_devs.c */
 
 struct file *alloc_file(struct vfs *v, const struct path *path, unsigned int flags,
 			const struct file_operations *fop, const struct cred *cred);
@@ -603,6 +642,7 @@ int user_path_at(struct task *t, int dfd, const char *name, unsigned int flags, 
 int do_filp_open(struct task *t, int dfd, const char *name, int flags, mode_t mode,
 		 struct file **filp);
 int inode_permission(const struct cred *cred, const struct inode *inode, int mask);
+struct dentry *lookup_one_unlocked(struct vfs *v, const struct qstr *name, struct dentry *base);
 
 /*
  * Models __fsnotify_parent() before 2020: every open, access and close took

@@ -13,6 +13,7 @@
 
 #include "lib/kstrtox.h"
 #include "vfs/layout.h"
+#include "vfs/layout_import.h"
 
 #define FIELD_dentry(n, acc, type, sz, al, access) { #n, #type, sz, al, access },
 static const struct layout_field_desc dentry_fields[] = {
@@ -137,6 +138,34 @@ static const struct layout_preset presets[] = {
 	  "count\nresize_in_progress\nfile_lock\nnext_fd\nresize_wait 24\nfdt\nfdtab\n"
 	  "close_on_exec_init\nopen_fds_init\nfull_fds_bits_init\nfd_array\n" },
 };
+
+/*
+ * What must stay together, in one table: d_iname right after d_name (the
+ * name compare reads the qstr and then the inline bytes). A union's members
+ * need no entry: each union is one field here (d_u, f_ra's slot).
+ */
+static const struct {
+	enum layout_struct s;
+	const char *leader, *follower;
+} pins[] = {
+	{ LS_DENTRY, "d_name", "d_iname" },
+};
+
+static int desc_index(enum layout_struct s, const char *name)
+{
+	for (unsigned int i = 0; i < descs[s].nr_fields; i++)
+		if (!strcmp(descs[s].fields[i].name, name))
+			return i;
+	return -1;
+}
+
+int layout_pin_leader(enum layout_struct s, unsigned int i)
+{
+	for (size_t k = 0; k < sizeof(pins) / sizeof(pins[0]); k++)
+		if (pins[k].s == s && !strcmp(pins[k].follower, descs[s].fields[i].name))
+			return desc_index(s, pins[k].leader);
+	return -1;
+}
 
 static const char *const default_names[LS_NR] = {
 	[LS_DENTRY] = "v6.11",
@@ -289,10 +318,31 @@ int layout_parse(struct layout *l, enum layout_struct s, const char *text, const
 			goto out;
 		}
 		if (!strcmp(w[0], "pad") || !strcmp(w[0], "align")) {
-			if (n != 2 || parse_uint(w[1], &v) || !v) {
+			const char *pname = "";
+
+			if (n < 2 || parse_uint(w[1], &v) || !v) {
 				fail(err, errlen, "%s:%u: '%s' needs one positive number", origin,
 				     lineno, w[0]);
 				goto out;
+			}
+			/* pad N [@OFF] [as NAME]: a kernel member vfslab does not model. */
+			for (int k = 2; k < n; k++) {
+				if (w[0][0] == 'p' && w[k][0] == '@') {
+					if (parse_uint(w[k] + 1, &at) || at < pos) {
+						fail(err, errlen,
+						     "%s:%u: pad at '%s': not a number at or past "
+						     "offset %u, the end so far",
+						     origin, lineno, w[k], pos);
+						goto out;
+					}
+					pos = at;
+				} else if (w[0][0] == 'p' && !strcmp(w[k], "as") && k + 1 < n) {
+					pname = w[++k];
+				} else {
+					fail(err, errlen, "%s:%u: %s: unexpected '%s'", origin,
+					     lineno, w[0], w[k]);
+					goto out;
+				}
 			}
 			if (w[0][0] == 'a') {
 				if (v & (v - 1)) {
@@ -314,6 +364,7 @@ int layout_parse(struct layout *l, enum layout_struct s, const char *text, const
 			}
 			l->pads[l->nr_pads].off = pos;
 			l->pads[l->nr_pads].align = align;
+			snprintf(l->pads[l->nr_pads].name, sizeof(l->pads[0].name), "%s", pname);
 			l->pads[l->nr_pads++].size = v;
 			pos += v;
 			continue;
@@ -462,14 +513,14 @@ static uint64_t next_rand(uint64_t *s)
 /*
  * Mimics __randomize_layout (scripts/gcc-plugins/randomize_layout_plugin.c's
  * full shuffle): a seeded permutation of the fields, each placed at its
- * natural alignment. Slot sizes follow the default layout.
+ * natural alignment, pins kept. Slot sizes follow the default layout.
  */
 static int layout_randomize(struct layout *l, enum layout_struct s, uint64_t seed, char *err,
 			    size_t errlen)
 {
 	const struct layout_desc *d = &descs[s];
 	struct layout def;
-	unsigned int order[LAYOUT_MAX_FIELDS], pos = 0;
+	unsigned int order[LAYOUT_MAX_FIELDS], kept[LAYOUT_MAX_FIELDS], pos = 0;
 	uint64_t st = seed * 2654435761u + 0x9E3779B97F4A7C15ULL;
 
 	if (layout_build(&def, s, NULL, err, errlen))
@@ -484,6 +535,16 @@ static int layout_randomize(struct layout *l, enum layout_struct s, uint64_t see
 
 		order[i] = order[j];
 		order[j] = t;
+	}
+	/* A pinned field goes right after its leader, wherever that fell. */
+	for (unsigned int k = 0, n = 0; k < d->nr_fields; k++)
+		if (layout_pin_leader(s, order[k]) < 0)
+			kept[n++] = order[k];
+	for (unsigned int k = 0, n = 0; n < d->nr_fields; k++) {
+		order[n++] = kept[k];
+		for (unsigned int i = 0; i < d->nr_fields; i++)
+			if (layout_pin_leader(s, i) == (int)kept[k])
+				order[n++] = i;
 	}
 	for (unsigned int k = 0; k < d->nr_fields; k++) {
 		unsigned int i = order[k], a = d->fields[i].align;
@@ -547,6 +608,9 @@ int layout_build(struct layout *l, enum layout_struct s, const char *spec, char 
 				    spec, spec);
 		return layout_parse(l, s, presets[i].text, presets[i].name, err, errlen);
 	}
+	ret = layout_import(l, s, spec, err, errlen);
+	if (ret <= 0)
+		return ret;
 	if (!strncmp(spec, "randomize", 9) && (spec[9] == '\0' || spec[9] == ':')) {
 		unsigned long long seed = 0;
 

@@ -17,6 +17,7 @@
  *	align 64            # next field starts on a 64-byte boundary, and the
  *	                    # struct is 64-byte aligned (____cacheline_aligned)
  *	d_lockref @128      # or at an exact offset
+ *	pad 8 @184 as f_x   # a member vfslab does not model, at an offset
  *
  * Fields are placed in the order given at their natural alignment unless an
  * '@offset' pins them; every field must appear exactly once.
@@ -57,7 +58,7 @@ enum files_field {
 };
 
 #define LAYOUT_MAX_FIELDS 24
-#define LAYOUT_MAX_PADS 16
+#define LAYOUT_MAX_PADS 32
 #define LAYOUT_NAME_MAX 64
 
 struct layout_field_desc {
@@ -88,6 +89,7 @@ struct layout {
 		unsigned short off, size;
 		unsigned short
 			align; /* N of the `align N` that left it (maybe 0 bytes), 0 for `pad` */
+		char name[24]; /* the kernel member a `pad ... as NAME` stands for, or "" */
 	} pads[LAYOUT_MAX_PADS];
 };
 
@@ -99,7 +101,8 @@ unsigned int layout_stride(const struct layout *l);
 
 /*
  * Build a layout from a spec: a preset name ("v6.11"), "randomize[:SEED]",
- * a layout file's path, or "" / NULL for the default. Returns 0, or -1 with
+ * a kernel's own ("btf[:FILE]", "pahole:FILE": layout_import.c), a layout
+ * file's path, or "" / NULL for the default. Returns 0, or -1 with
  * a message in err naming the line and field at fault.
  */
 int layout_build(struct layout *l, enum layout_struct s, const char *spec, char *err,
@@ -113,6 +116,12 @@ int layout_move_field(struct layout *l, const char *field, unsigned int off, cha
 /* Every field once, natural alignment, no overlap, inside the object. */
 int layout_validate(const struct layout *l, char *err, size_t errlen);
 int layout_field_index(const struct layout *l, const char *name);
+
+/*
+ * Pins: fields the kernel keeps together, which randomize:SEED and vfslab
+ * advise never part. The field l's field i must follow right after, or -1.
+ */
+int layout_pin_leader(enum layout_struct s, unsigned int i);
 
 /* The three layouts a vfs_config names (vfs/variant.c). */
 struct vfs_config;

@@ -6,6 +6,7 @@ noinst_LIBRARIES += %D%/libvfs.a
 	%D%/check.c \
 	%D%/check.h \
 	%D%/dcache.c \
+	%D%/dhash.c \
 	%D%/fcntl.c \
 	%D%/file.c \
 	%D%/file_table.c \
@@ -14,9 +15,16 @@ noinst_LIBRARIES += %D%/libvfs.a
 	%D%/internal.h \
 	%D%/layout.c \
 	%D%/layout.h \
+	%D%/layout_btf.c \
+	%D%/layout_import.c \
+	%D%/layout_import.h \
+	%D%/layout_pahole.c \
 	%D%/layout_fields.def \
+	%D%/mem_devs.c \
 	%D%/namei.c \
 	%D%/open.c \
+	%D%/phase.c \
+	%D%/phase.h \
 	%D%/pipe.c \
 	%D%/read_write.c \
 	%D%/readdir.c \

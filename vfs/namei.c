@@ -16,10 +16,11 @@
  *  directory's inode_lock; cross-directory renames also hold
  *  s_vfs_rename_mutex and lock the two parents ancestor-first.
  *
+ *  A dcache miss (lookup_slow) holds the directory's inode_lock shared:
+ *  d_alloc_parallel() makes lookups of one name wait for the first.
+ *
  * Deviations from Linux: no mounts, so no mount crossing, m_seq or
- * LOOKUP_BENEATH family; a dcache miss takes the directory's inode_lock
- * exclusively (Linux: shared + d_alloc_parallel); symlink atime is not
- * updated; fs.protected_symlinks/hardlinks behave as with value 1.
+ * LOOKUP_BENEATH family; symlink atime is not updated.
  */
 #include <stdlib.h>
 
@@ -409,29 +410,61 @@ static __always_inline struct dentry *lookup_fast(struct nameidata *nd)
 }
 
 /*
- * Models lookup_slow() + simple_lookup(): a name the dcache lacks does not
- * exist on tmpfs, so the filesystem answers with a negative dentry.
+ * Models simple_lookup(), tmpfs' ->lookup: a name the dcache lacks does not
+ * exist, so the answer is a negative dentry, hashed.
  */
+static struct dentry *simple_lookup(struct vfs *v, struct dentry *d)
+{
+	vfs_count(VFS_EV_DCACHE_MISS);
+	if (d_name_len(v, d) > NAME_MAX_LEN)
+		return ERR_PTR(-ENAMETOOLONG);
+	d_add(v, d, NULL);
+	return NULL;
+}
+
+/*
+ * Models __lookup_slow(): d_alloc_parallel() gives one lookup per name the
+ * dentry to look up, and every other lookup of that name the same dentry
+ * once the first is done.
+ */
+static struct dentry *__lookup_slow(struct vfs *v, const struct qstr *name, struct dentry *dir)
+{
+	struct inode *inode = d_inode(v, dir);
+	struct lookup_wq wq;
+	struct dentry *d, *old;
+
+	if (unlikely(READ_ONCE(inode->i_flags) & S_DEAD))
+		return ERR_PTR(-ENOENT);
+	d = d_alloc_parallel(v, dir, name, &wq);
+	if (IS_ERR(d) || !d_in_lookup(v, d))
+		return d;
+	old = simple_lookup(v, d);
+	d_lookup_done(v, d);
+	if (unlikely(old)) {
+		dput(v, d);
+		d = old;
+	}
+	return d;
+}
+
+/* Models lookup_slow(): a dcache miss, under the directory's shared lock. */
 static struct dentry *lookup_slow(struct vfs *v, const struct qstr *name, struct dentry *dir)
 {
 	struct inode *inode = d_inode(v, dir);
 	struct dentry *d;
 
-	inode_lock(inode);
-	d = d_lookup(v, dir, name);
-	if (!d) {
-		vfs_count(VFS_EV_DCACHE_MISS);
-		if (unlikely(READ_ONCE(inode->i_flags) & S_DEAD))
-			d = ERR_PTR(-ENOENT);
-		else if (name->len > NAME_MAX_LEN)
-			d = ERR_PTR(-ENAMETOOLONG);
-		else if (!(d = d_alloc(v, dir, name)))
-			d = ERR_PTR(-ENOMEM);
-		else
-			d_add(v, d, NULL);
-	}
-	inode_unlock(inode);
+	inode_lock_shared(inode);
+	d = __lookup_slow(v, name, dir);
+	inode_unlock_shared(inode);
 	return d;
+}
+
+/* Models lookup_one_unlocked(): one name under base, cached or looked up. */
+struct dentry *lookup_one_unlocked(struct vfs *v, const struct qstr *name, struct dentry *base)
+{
+	struct dentry *d = d_lookup(v, base, name);
+
+	return d ? d : lookup_slow(v, name, base);
 }
 
 static void put_link(struct nameidata *nd)
@@ -443,7 +476,7 @@ static void put_link(struct nameidata *nd)
 }
 
 /*
- * Models may_follow_link() with fs.protected_symlinks = 1: in a sticky
+ * Models may_follow_link(): with fs.protected_symlinks, in a sticky
  * world-writable directory, only follow links owned by the follower or by
  * the directory's owner.
  */
@@ -451,6 +484,8 @@ static int may_follow_link(struct nameidata *nd, const struct inode *inode)
 {
 	uid_t fsuid = nd->task->cred.fsuid;
 
+	if (!nd->v->cfg.protected_symlinks)
+		return 0;
 	if ((nd->dir_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH))
 		return 0;
 	if (fsuid == READ_ONCE(inode->i_uid) || nd->dir_uid == READ_ONCE(inode->i_uid))
@@ -458,6 +493,34 @@ static int may_follow_link(struct nameidata *nd, const struct inode *inode)
 	if (nd->flags & LOOKUP_RCU)
 		return -ECHILD;
 	return -EACCES;
+}
+
+/*
+ * Models may_create_in_sticky(): O_CREAT found an existing inode in a
+ * sticky directory (nd->dir_*). If neither the directory's owner nor the
+ * opener owns it, it is refused in an o+w directory, and at value 2 in a
+ * g+w one too: regular files and fifos as fs.protected_regular and
+ * protected_fifos say, every other type (a device, a socket, a symlink
+ * under O_NOFOLLOW) in an o+w one whatever they say, as in Linux.
+ */
+static int may_create_in_sticky(struct nameidata *nd, const struct inode *inode)
+{
+	const struct vfs_config *cfg = &nd->v->cfg;
+	umode_t mode = READ_ONCE(inode->i_mode);
+	uid_t uid = READ_ONCE(inode->i_uid);
+
+	if (likely(!(nd->dir_mode & S_ISVTX)))
+		return 0;
+	if ((S_ISREG(mode) && !cfg->protected_regular) || (S_ISFIFO(mode) && !cfg->protected_fifos))
+		return 0;
+	if (uid == nd->dir_uid || uid == nd->task->cred.fsuid)
+		return 0;
+	if (nd->dir_mode & S_IWOTH)
+		return -EACCES;
+	if ((nd->dir_mode & S_IWGRP) && ((S_ISFIFO(mode) && cfg->protected_fifos >= 2) ||
+					 (S_ISREG(mode) && cfg->protected_regular >= 2)))
+		return -EACCES;
+	return 0;
 }
 
 /* Models pick_link(): push the link and return its body to walk. */
@@ -1160,12 +1223,14 @@ long sys_symlink(struct task *t, const char *target, const char *name)
 	return sys_symlinkat(t, target, AT_FDCWD, name);
 }
 
-/* Models may_linkat() with fs.protected_hardlinks = 1. */
+/* Models may_linkat(): fs.protected_hardlinks. */
 static int may_linkat(struct task *t, struct inode *inode)
 {
 	const struct cred *cred = &t->cred;
 	umode_t mode = READ_ONCE(inode->i_mode);
 
+	if (!t->vfs->cfg.protected_hardlinks)
+		return 0;
 	if (inode_owner_or_capable(cred, inode))
 		return 0;
 	/* safe_hardlink_source(): regular, not setuid, not setgid-exec, rw. */
@@ -1720,8 +1785,14 @@ static int vfs_open(struct task *t, const struct path *path, int flags, struct f
 		case S_IFIFO:
 			fop = &fifo_operations;
 			break;
+		case S_IFCHR:
+			/* chrdev_open(): the mem devices' driver, or none. */
+			fop = chrdev_fops(inode->i_rdev);
+			if (fop)
+				break;
+			return -ENXIO;
 		default:
-			/* No drivers: chrdev_open()/blkdev_open() find no device. */
+			/* blkdev_open() finds no device; sockets cannot be opened. */
 			return -ENXIO;
 		}
 	}
@@ -1916,6 +1987,9 @@ static int path_openat(struct task *t, struct nameidata *nd, const char *name,
 			error = -EISDIR;
 			goto out;
 		}
+		error = may_create_in_sticky(nd, d_inode(v, nd->path.dentry));
+		if (error)
+			goto out;
 	}
 	if ((nd->flags & LOOKUP_DIRECTORY) && !d_can_lookup(v, nd->path.dentry)) {
 		error = -ENOTDIR;

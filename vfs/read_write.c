@@ -171,6 +171,8 @@ static long long vfs_llseek(struct vfs *v, struct file *f, long long offset, int
 
 	if (!(file_fmode(v, f) & FMODE_LSEEK))
 		return -ESPIPE;
+	if ((*file_op(v, f))->llseek)
+		return (*file_op(v, f))->llseek(v, f, offset, whence);
 	if (S_ISDIR(READ_ONCE(inode->i_mode)))
 		return offset_dir_llseek(v, f, offset, whence);
 	/* The kernel's sums wrap (-fno-strict-overflow) to a negative: EINVAL. */

@@ -56,6 +56,7 @@ static bool d_listed(struct vfs *v, struct dentry *d)
  */
 void simple_offset_add(struct vfs *v, struct inode *dir, struct dentry *d)
 {
+	VFS_PHASE(VFS_PH_DIR_OFFSET);
 	struct dentry *parent = d_parent(v, d);
 	unsigned long min = v614(v) ? DIR_OFFSET_MIN : 2;
 

@@ -182,23 +182,23 @@ static void **page_slot(struct inode *inode, unsigned long idx, struct shmem_pag
 
 /* ---- tmpfs size= ---- */
 
-/* shmem_default_max_blocks(): half of RAM, in pages. */
+/*
+ * shmem_default_max_blocks(): half of RAM, in pages. Worked out when the
+ * program starts, not on first use: the simulator's first run would
+ * otherwise run more code than the runs after it, and differ from them.
+ */
+static unsigned long half_ram;
+
+static void __attribute__((constructor)) shmem_half_ram(void)
+{
+	half_ram = vfs_phys_ram() / 2 >> SHMEM_PAGE_SHIFT;
+}
+
 unsigned long shmem_max_pages(const struct vfs *v)
 {
-	static unsigned long half_ram;
-	unsigned long n = READ_ONCE(half_ram);
-
 	if (v->cfg.tmpfs_size)
 		return (v->cfg.tmpfs_size + SHMEM_PAGE_SIZE - 1) >> SHMEM_PAGE_SHIFT;
-	if (!n) {
-		long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-
-		n = pages > 0 && size > 0 ?
-			    (unsigned long)pages / 2 * ((unsigned long)size / SHMEM_PAGE_SIZE) :
-			    1ul << 20;
-		WRITE_ONCE(half_ram, n);
-	}
-	return n;
+	return half_ram;
 }
 
 /* shmem_inode_acct_blocks(): room for one more page, or false (ENOSPC). */

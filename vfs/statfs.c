@@ -19,11 +19,7 @@
 /* shmem_default_max_inodes(): half of RAM, in pages. */
 static unsigned long shmem_max_inodes(void)
 {
-	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-
-	if (pages <= 0 || size <= 0)
-		return 1ul << 20;
-	return (unsigned long)pages / 2 * ((unsigned long)size / TMPFS_PAGE_SIZE);
+	return (unsigned long)(vfs_phys_ram() / 2 / TMPFS_PAGE_SIZE);
 }
 
 /* Models shmem_statfs() and statfs_by_dentry()'s defaults. */

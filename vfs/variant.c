@@ -2,8 +2,9 @@
 /*
  * Variants: the run-time switches one VFS instance is built with, parsed
  * from "key=value,key=value". A variant changes speed, never semantics:
- * the whole test suite runs under each. Two keys pick what is modelled
- * instead: readdir= (the Linux version's getdents order) and tmpfs-size=.
+ * the whole test suite runs under each. Some keys pick what is modelled
+ * instead: readdir= (the Linux version's getdents order), tmpfs-size= and
+ * the fs.protected_* sysctls.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,11 +17,13 @@
 #include "vfs/vfs.h"
 
 static const char help[] =
-	"dentry=v6.11|v6.10|v6.7|randomize[:SEED]|FILE|PRESET+FIELD@OFF\n"
-	"                            struct dentry layout\n"
-	"file=v6.15|v6.12|v5.8|zhang-2020|randomize[:SEED]|FILE|PRESET+FIELD@OFF\n"
-	"                            struct file layout\n"
-	"files=kernel|shared-lock|FILE\n"
+	"dentry=v6.11|v6.10|v6.7|randomize[:SEED]|btf[:FILE]|pahole:FILE|FILE|PRESET+FIELD@OFF\n"
+	"                            struct dentry layout; btf: a kernel's own from its\n"
+	"                            BTF (default /sys/kernel/btf/vmlinux), pahole: from\n"
+	"                            the text `pahole -C dentry` prints\n"
+	"file=v6.15|v6.12|v5.8|zhang-2020|randomize[:SEED]|btf[:FILE]|pahole:FILE|FILE|\n"
+	"     PRESET+FIELD@OFF       struct file layout\n"
+	"files=kernel|shared-lock|btf[:FILE]|pahole:FILE|FILE\n"
 	"                            struct files_struct layout\n"
 	"dcount=lockref|atomic|dlock d_count by lockref cmpxchg, as an atomic (2013: dget\n"
 	"                            and dput without d_lock, dget_parent under it), or\n"
@@ -30,7 +33,8 @@ static const char help[] =
 	"alloc-fd=v6.13|v6.10        find_next_fd fast path and conditional clears, or not\n"
 	"nr-open=N                   fs.nr_open: the largest fd table (default 1048576)\n"
 	"dcache-max-unused=N         keep up to N unused (negative) dentries; 0 = tmpfs\n"
-	"hash-shift=N                log2 of the dentry hash table size (default 16)\n"
+	"hash-shift=N|auto           log2 of the dentry hash table size (default 16);\n"
+	"                            auto: the kernel's boot-time size for this RAM\n"
 	"hash-salt=pointer|N         salt of the name hash: the parent dentry's address\n"
 	"                            as the kernel's (default; varies under ASLR), or N\n"
 	"                            with the parent's inode number, the same every run\n"
@@ -39,7 +43,16 @@ static const char help[] =
 	"readdir=v6.14|v6.6          getdents order and directory offsets: newest first,\n"
 	"                            end at 2^31-1 (6.14+), or oldest first (6.6-6.13)\n"
 	"tmpfs-size=N[k|m|g|t]       tmpfs size=: what file pages may hold (ENOSPC past\n"
-	"                            it); 0 (the default): half of physical RAM\n";
+	"                            it); 0 (the default): half of physical RAM\n"
+	"protected-symlinks=0|1      fs.protected_symlinks: in a sticky o+w directory,\n"
+	"                            follow only one's own links or the directory\n"
+	"                            owner's (EACCES); default 0, the kernel's\n"
+	"protected-hardlinks=0|1     fs.protected_hardlinks: link() only files one owns\n"
+	"                            or may read and write (EPERM); default 0\n"
+	"protected-regular=0|1|2     fs.protected_regular: O_CREAT does not open another's\n"
+	"                            file in a sticky o+w (2: also g+w) directory\n"
+	"                            (EACCES); default 0\n"
+	"protected-fifos=0|1|2       fs.protected_fifos: the same for fifos; default 0\n";
 
 const char *vfs_config_help(void)
 {
@@ -178,8 +191,25 @@ static int apply(struct vfs_config *cfg, const char *key, const char *val, char 
 		cfg->hash_salt = n;
 		return 0;
 	}
+	if (!strcmp(key, "protected-symlinks") || !strcmp(key, "protected-hardlinks") ||
+	    !strcmp(key, "protected-regular") || !strcmp(key, "protected-fifos")) {
+		/* The sysctls' ranges: 0..1 for links, 0..2 for O_CREAT. */
+		bool links = strstr(key, "links") != NULL;
+
+		if (parse_ulong(val, links ? 1 : 2, &n))
+			goto bad;
+		*(!strcmp(key, "protected-symlinks")  ? &cfg->protected_symlinks :
+		  !strcmp(key, "protected-hardlinks") ? &cfg->protected_hardlinks :
+		  !strcmp(key, "protected-regular")   ? &cfg->protected_regular :
+							&cfg->protected_fifos) = n;
+		return 0;
+	}
 	if (!strcmp(key, "hash-shift")) {
-		if (parse_ulong(val, 26, &n) || n < 4)
+		if (!strcmp(val, "auto")) {
+			cfg->d_hash_shift = VFS_HASH_SHIFT_AUTO;
+			return 0;
+		}
+		if (parse_ulong(val, VFS_HASH_SHIFT_MAX, &n) || n < VFS_HASH_SHIFT_MIN)
 			goto bad;
 		cfg->d_hash_shift = n;
 		return 0;
@@ -246,15 +276,19 @@ int vfs_config_layouts(const struct vfs_config *cfg, struct layout ls[LS_NR], ch
 
 void vfs_config_describe(const struct vfs_config *cfg, char *buf, size_t len)
 {
-	char retry[24];
+	char retry[24], hshift[16];
 
+	if (cfg->d_hash_shift == VFS_HASH_SHIFT_AUTO)
+		snprintf(hshift, sizeof(hshift), "auto");
+	else
+		snprintf(hshift, sizeof(hshift), "%u", cfg->d_hash_shift);
 	if (cfg->lockref_retry == LOCKREF_RETRY_UNBOUNDED)
 		snprintf(retry, sizeof(retry), "unbounded");
 	else
 		snprintf(retry, sizeof(retry), "%u", cfg->lockref_retry);
 	snprintf(buf, len,
 		 "dentry=%s,file=%s,files=%s,dcount=%s,lockref-retry=%s,fref=%s,alloc-fd=%s,"
-		 "nr-open=%u,dcache-max-unused=%lu,hash-shift=%u,fsnotify-parent=%s,readdir=%s,"
+		 "nr-open=%u,dcache-max-unused=%lu,hash-shift=%s,fsnotify-parent=%s,readdir=%s,"
 		 "tmpfs-size=%llu",
 		 cfg->dentry_layout[0] ? cfg->dentry_layout : layout_default_name(LS_DENTRY),
 		 cfg->file_layout[0] ? cfg->file_layout : layout_default_name(LS_FILE),
@@ -264,12 +298,22 @@ void vfs_config_describe(const struct vfs_config *cfg, char *buf, size_t len)
 						"lockref",
 		 retry, cfg->fref == FREF_INC_NOT_ZERO ? "inc-not-zero" : "file_ref",
 		 cfg->alloc_fd == ALLOC_FD_V610 ? "v6.10" : "v6.13", cfg->nr_open,
-		 cfg->dentry_unused_max, cfg->d_hash_shift, cfg->fsnotify_parent ? "on" : "off",
+		 cfg->dentry_unused_max, hshift, cfg->fsnotify_parent ? "on" : "off",
 		 cfg->readdir == READDIR_V66 ? "v6.6" : "v6.14", cfg->tmpfs_size);
 	/* Only where set: the default's spec stays what every header has shown. */
 	if (cfg->hash_salt_fixed) {
 		size_t n = strlen(buf);
 
 		snprintf(buf + n, len - n, ",hash-salt=%llu", cfg->hash_salt);
+	}
+	if (cfg->protected_symlinks || cfg->protected_hardlinks || cfg->protected_regular ||
+	    cfg->protected_fifos) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n,
+			 ",protected-symlinks=%u,protected-hardlinks=%u,protected-regular=%u,"
+			 "protected-fifos=%u",
+			 cfg->protected_symlinks, cfg->protected_hardlinks, cfg->protected_regular,
+			 cfg->protected_fifos);
 	}
 }

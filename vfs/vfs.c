@@ -125,8 +125,11 @@ struct vfs *vfs_new(const struct vfs_config *cfg, char *err, size_t errlen)
 		v->cfg = *cfg;
 	else
 		vfs_config_default(&v->cfg);
-	if (v->cfg.d_hash_shift < 4 || v->cfg.d_hash_shift > 26) {
-		snprintf(err, errlen, "d_hash_shift %u out of range 4..26", v->cfg.d_hash_shift);
+	if (v->cfg.d_hash_shift == VFS_HASH_SHIFT_AUTO)
+		v->cfg.d_hash_shift = vfs_hash_shift_for_memory(vfs_phys_ram());
+	if (v->cfg.d_hash_shift < VFS_HASH_SHIFT_MIN || v->cfg.d_hash_shift > VFS_HASH_SHIFT_MAX) {
+		snprintf(err, errlen, "d_hash_shift %u out of range %d..%d", v->cfg.d_hash_shift,
+			 VFS_HASH_SHIFT_MIN, VFS_HASH_SHIFT_MAX);
 		goto fail;
 	}
 	if (v->cfg.nr_open < BITS_PER_LONG || v->cfg.nr_open > (1u << 30)) {
@@ -141,7 +144,7 @@ struct vfs *vfs_new(const struct vfs_config *cfg, char *err, size_t errlen)
 	spin_lock_init(&v->task_lock);
 	INIT_LIST_HEAD(&v->tasks);
 	v->d_hash_shift = v->cfg.d_hash_shift;
-	v->d_hash_table = kcalloc(1ul << v->d_hash_shift, sizeof(struct hlist_bl_head));
+	v->d_hash_table = vzalloc_huge(sizeof(struct hlist_bl_head) << v->d_hash_shift);
 	v->dentry_cache = layout_cache("dentry", &v->dl, 0);
 	v->file_cache = layout_cache("filp", &v->fl, SLAB_TYPESAFE_BY_RCU);
 	v->files_cache = layout_cache("files_cache", &v->sl, 0);
@@ -170,7 +173,7 @@ struct vfs *vfs_new(const struct vfs_config *cfg, char *err, size_t errlen)
 	return v;
 fail_caches:
 	vfs_free_caches(v);
-	kfree(v->d_hash_table);
+	vfree_huge(v->d_hash_table, sizeof(struct hlist_bl_head) << v->d_hash_shift);
 fail:
 	free(v);
 	return NULL;

@@ -60,13 +60,29 @@ struct vfs_config {
 	enum alloc_fd_mode alloc_fd;
 	unsigned int nr_open; /* fs.nr_open: how far fd tables grow */
 	unsigned long dentry_unused_max; /* shrinker bound on the dentry LRU */
-	unsigned int d_hash_shift; /* log2 of the dentry hash table size */
+	unsigned int d_hash_shift; /* log2 of the dentry hash table size; 0: auto */
 	bool fsnotify_parent; /* dget_parent/dput on open, read, close (pre-2020) */
 	enum readdir_mode readdir; /* getdents order and directory offsets */
 	unsigned long long tmpfs_size; /* tmpfs size= in bytes; 0: half of RAM */
 	bool hash_salt_fixed; /* hash-salt=N: names hashed with N, not the parent's address */
 	unsigned long long hash_salt;
+	/* fs.protected_*: 0 (the kernel's built-in default), 1 or 2 */
+	unsigned int protected_symlinks, protected_hardlinks;
+	unsigned int protected_regular, protected_fifos;
 };
+
+/*
+ * The dentry hash's size: hash-shift=auto (VFS_HASH_SHIFT_AUTO) is the
+ * kernel's boot-time size for this machine's memory (vfs/dhash.c).
+ */
+#define VFS_HASH_SHIFT_AUTO 0
+#define VFS_HASH_SHIFT_MIN 4
+#define VFS_HASH_SHIFT_MAX 26
+unsigned long long vfs_phys_ram(void);
+/* The shift alloc_large_system_hash() picks for the dcache with bytes of RAM. */
+unsigned int vfs_hash_shift_for_memory(unsigned long long bytes);
+/* The smallest shift with a bucket per entry (a tree of known size). */
+unsigned int vfs_hash_shift_for_entries(unsigned long long entries);
 
 /* The defaults: v6.11+ dentry, v6.15 file, lockref with 100 retries, ... */
 void vfs_config_default(struct vfs_config *cfg);
@@ -181,6 +197,7 @@ struct walk_trace {
 #define DCACHE_SYMLINK_TYPE 0x00600000u
 #define DCACHE_DENTRY_KILLED 0x01000000u
 #define DCACHE_DISCONNECTED 0x02000000u
+#define DCACHE_PAR_LOOKUP 0x10000000u /* being looked up, in the in-lookup hash */
 
 struct dentry_info {
 	char name[256];
@@ -229,6 +246,17 @@ struct vfs_cache_info {
 /* The dentry, inode, filp and files caches; returns how many (4). */
 int vfs_inspect_caches(struct vfs *vfs, struct vfs_cache_info *out, int max,
 		       unsigned long *nr_unused);
+
+/* The dentry hash table: its size and how full its chains are. */
+struct dhash_info {
+	unsigned int shift; /* 2^shift buckets */
+	unsigned long used; /* buckets with a chain */
+	unsigned long entries; /* hashed dentries */
+	unsigned long longest; /* the longest chain */
+};
+
+/* Count every chain (RCU): a pass over the whole table. */
+void vfs_inspect_hash(struct vfs *vfs, struct dhash_info *out);
 
 /* Walk path as stat() would (follow: as stat, else as lstat), tracing it. */
 int vfs_walk(struct task *t, int dfd, const char *path, bool follow, const struct walk_trace *tr);

@@ -102,7 +102,16 @@ int bench_plot(const char *file, const struct bench_opts *o, const struct bench_
 double bench_host_syscall_ns(void);
 double bench_spin_per_ns(void);
 
-/* Build a tree of n files in vfslab (and on the host); print time and memory. */
-int bench_tree(long n, bool peer, const char *tmpdir);
+/* bench --tree N: what to build and measure. */
+struct tree_opts {
+	long n; /* files */
+	bool peer; /* the host's tmpfs too */
+	bool phases; /* --phases: time each call and step */
+	const char *tmpdir; /* the host side's directory */
+	const char *variant; /* the vfslab side's --variant, or NULL */
+};
+
+/* Build a tree of o->n files in vfslab (and on the host); print time and memory. */
+int bench_tree(const struct tree_opts *o);
 
 #endif /* VFSLAB_TOOLS_BENCH_BENCH_H */

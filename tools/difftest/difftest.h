@@ -24,24 +24,21 @@
 #define DT_LINE_MAX 1024
 
 /*
- * What the generator leaves out because the answer depends on the host's
- * set-up rather than on Linux: the fs.protected_* sysctls, where vfslab
- * is fixed (protected_symlinks and protected_hardlinks as 1,
- * protected_regular and protected_fifos as 0), and the tmpfs that holds
- * the host's scratch directories (its huge= and size=). Each rule is
- * closed under taking subsets of lines, so a shrunk script obeys it too.
+ * What the host's answers depend on beyond Linux's VFS: its fs.protected_*
+ * sysctls, which the vfslab side runs with too, and the tmpfs that holds
+ * the host's scratch directories (its huge= and size=), where the
+ * generator leaves out what vfslab does not model. Each rule is closed
+ * under taking subsets of lines, so a shrunk script obeys it too.
  */
 struct dt_policy {
+	/* The host's fs.protected_symlinks, hardlinks, regular, fifos. */
+	unsigned int protected_symlinks, protected_hardlinks;
+	unsigned int protected_regular, protected_fifos;
 	/*
-	 * No sticky directory that is world-writable: there
-	 * protected_symlinks decides whether links are followed, and
-	 * protected_regular/fifos >= 1 whether O_CREAT opens others' files.
+	 * No device node that opens: the host's scratch directory is on a
+	 * nodev mount, where every device open is EACCES.
 	 */
-	bool no_sticky_ow;
-	/* ... nor group-writable (protected_regular/fifos = 2). */
-	bool no_sticky_gw;
-	/* link(2) only as root (protected_hardlinks = 0). */
-	bool root_links;
+	bool no_devices;
 	/*
 	 * No SEEK_DATA or SEEK_HOLE: the host's tmpfs may put a file in
 	 * large folios (huge=always or within_size, or shmem_enabled=force),
@@ -95,19 +92,15 @@ void dt_avoid_string(unsigned int mask, char *buf, size_t len);
 
 /*
  * Both sides start from a root like a fresh tmpfs mount's: mode 01777,
- * owned by root. That is a sticky o+w directory, so with no_sticky_ow
- * every script starts with this line (pinned: the shrinker keeps it),
- * which leaves the root open to every uid but not sticky.
+ * owned by root, a sticky o+w directory.
  */
 #define DT_ROOT_MODE 01777
-#define DT_ROOT_FIX "chmod / 0777"
 
 /*
  * The policy for this host and scratch directory @tmpdir: read
- * /proc/sys/fs/protected_* and where a value differs from vfslab's, rule
- * out what it changes; read @tmpdir's mount (huge=, size=) and
+ * /proc/sys/fs/protected_*, @tmpdir's mount (huge=, size=) and
  * /sys/kernel/mm/transparent_hugepage/shmem_enabled. @desc gets a
- * one-line summary ("protected_symlinks=0: no sticky o+w directories").
+ * one-line summary.
  */
 void dt_policy_from_host(struct dt_policy *p, const char *tmpdir, char *desc, size_t len);
 
@@ -116,15 +109,11 @@ struct dt_script {
 	char **lines;
 	unsigned int *calls;
 	size_t n, cap;
-	size_t pinned; /* leading lines the shrinker keeps (the policy's) */
 };
 
 int dt_script_add(struct dt_script *s, const char *line, unsigned int calls);
 void dt_script_free(struct dt_script *s);
-/*
- * Read a script file: every line kept as it is, comments included; a
- * DT_ROOT_FIX as the first line but comments is pinned, with them.
- */
+/* Read a script file: every line kept as it is, comments included. */
 int dt_script_read(struct dt_script *s, FILE *f);
 void dt_script_print(const struct dt_script *s, FILE *f, const char *indent);
 
@@ -212,7 +201,7 @@ struct dt_session {
 	unsigned long executed;
 };
 
-/* Drop the lines holding any of ex (never the pinned ones). */
+/* Drop the lines holding any of ex. */
 void dt_exclude_lines(struct dt_script *s, const char *const *ex, int nex);
 /*
  * Can the host side become another uid in a chroot? Not everywhere root

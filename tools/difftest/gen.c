@@ -161,12 +161,6 @@ unsigned int gen_allowed_mode(const struct gen *g, unsigned int m)
 {
 	if (gen_avoid(g, DT_AVOID_SETID))
 		m &= ~(unsigned int)(S_ISUID | S_ISGID);
-	if (m & S_ISVTX) {
-		if (g->pol->no_sticky_ow)
-			m &= ~(unsigned int)S_IWOTH;
-		if (g->pol->no_sticky_gw)
-			m &= ~(unsigned int)S_IWGRP;
-	}
 	return m;
 }
 
@@ -391,6 +385,14 @@ static void gen_setup(struct gen *g)
 		gen_short_path(g, q);
 		gen_call(g, "link");
 		gen_arg(g, "%s %s", q, p);
+	} else if (r < 96 && !g->pol->no_devices) {
+		/* null, zero or full: the devices both sides drive alike. */
+		static const char *const mem[] = { "3", "5", "7" };
+
+		gen_call(g, "mknod");
+		gen_arg(g, "%s c", p);
+		gen_put_mode(g);
+		gen_arg(g, "1 %s", GEN_PICK(g, mem));
 	} else {
 		gen_call(g, "chown");
 		gen_arg(g, "%s %s %s", p, gen_chance(g, 50) ? "1000" : "65534",
@@ -483,12 +485,6 @@ int dt_generate(struct dt_script *s, uint64_t seed, size_t nlines, const struct 
 
 	/* A tenth of the lines rebuild, most of them at the start. */
 	size_t setup = nlines / 10 < 5 ? 5 : nlines / 10;
-
-	if (pol->no_sticky_ow && !s->n) {
-		if (dt_script_add(s, DT_ROOT_FIX, 1))
-			return -1;
-		s->pinned = 1;
-	}
 
 	for (size_t i = 0; i < nlines; i++) {
 		if (i >= setup && i + 4 <= nlines && !gen_avoid(&g, DT_AVOID_FIFO) &&

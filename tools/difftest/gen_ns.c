@@ -56,7 +56,8 @@ static void gen_open_flags(struct gen *g, char *buf, bool *need_mode)
 		F("O_APPEND");
 	if (gen_chance(g, 8))
 		dir = true, F("O_DIRECTORY");
-	if (gen_chance(g, 10))
+	/* O_CREAT|O_NOFOLLOW of a symlink: may_create_in_sticky() before ELOOP. */
+	if (gen_chance(g, creat ? 25 : 10))
 		F("O_NOFOLLOW");
 	if (gen_chance(g, 10))
 		F("O_CLOEXEC");
@@ -203,12 +204,24 @@ static void ns_make(struct gen *g, enum nsop op, bool at, const char *p)
 		if (at)
 			gen_dirfd(g);
 		gen_arg(g, "%s", p);
-		/* Devices only where they must fail: no host driver is reached. */
-		if (!g->root && gen_chance(g, 30))
+		/*
+		 * Devices where they must fail (EPERM), and as root the mem
+		 * devices both sides drive alike: null, zero, full (random's
+		 * bytes differ). A whiteout (0 0) has no driver on either side.
+		 */
+		if (!g->root && gen_chance(g, 30)) {
 			gen_arg(g, "%s", gen_chance(g, 50) ? "c" : "b");
-		else
+		} else if (g->root && !g->pol->no_devices && gen_chance(g, 40)) {
+			static const char *const mem[] = { "1 3", "1 5", "1 7", "0 0" };
+
+			gen_arg(g, "c");
+			gen_put_mode(g);
+			gen_arg(g, "%s", GEN_PICK(g, mem));
+			break;
+		} else {
 			gen_arg(g, "%s",
 				gen_chance(g, 60) && !gen_avoid(g, DT_AVOID_FIFO) ? "f" : "s");
+		}
 		gen_put_mode(g);
 		gen_arg(g, "%s", gen_chance(g, 80) ? "0 0" : "1 3");
 		break;
@@ -401,9 +414,6 @@ void gen_nsop(struct gen *g, bool at)
 	char p[GEN_WORD];
 	enum nsop op = pick_nsop(g);
 
-	/* Hard links of others' files depend on protected_hardlinks. */
-	if (op == NS_LINK && g->pol->root_links && !g->root)
-		op = NS_STAT;
 	gen_path(g, p);
 	if (op < NS_UNLINK)
 		ns_make(g, op, at, p);

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * What the host's answers depend on beyond Linux's VFS: fs.protected_*
- * sysctls and the tmpfs' mount options (large folios, size), read into a
- * struct dt_policy so the generator leaves those calls out.
+ * What the host's answers depend on beyond Linux's VFS: the fs.protected_*
+ * sysctls (the vfslab side gets the same) and the tmpfs' mount options
+ * (large folios, size), read into a struct dt_policy so the generator
+ * leaves out what vfslab does not model.
  */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 
 #include "tools/difftest/difftest.h"
 
@@ -105,16 +107,16 @@ static bool host_large_folios(const char *opts, char *huge, size_t len)
 
 void dt_policy_from_host(struct dt_policy *p, const char *tmpdir, char *desc, size_t len)
 {
-	int sym = read_sysctl("protected_symlinks", 1),
-	    hard = read_sysctl("protected_hardlinks", 1);
-	int reg = read_sysctl("protected_regular", 0), fifo = read_sysctl("protected_fifos", 0);
 	char opts[1024] = "", huge[32] = "never";
+	struct statvfs svfs;
 	struct statfs sfs;
 	size_t n;
 
-	p->no_sticky_ow = sym != 1 || reg >= 1 || fifo >= 1;
-	p->no_sticky_gw = reg >= 2 || fifo >= 2;
-	p->root_links = hard != 1;
+	/* Unreadable: the kernel's built-in 0. */
+	p->protected_symlinks = read_sysctl("protected_symlinks", 0);
+	p->protected_hardlinks = read_sysctl("protected_hardlinks", 0);
+	p->protected_regular = read_sysctl("protected_regular", 0);
+	p->protected_fifos = read_sysctl("protected_fifos", 0);
 	p->uid = p->gid = -1;
 	if (tmpdir && mount_options(tmpdir, opts, sizeof(opts)))
 		p->no_seek_hole = host_large_folios(opts, huge, sizeof(huge));
@@ -122,16 +124,15 @@ void dt_policy_from_host(struct dt_policy *p, const char *tmpdir, char *desc, si
 	if (tmpdir && statfs(tmpdir, &sfs) == 0)
 		p->tmpfs_size = (unsigned long long)sfs.f_blocks * (unsigned long long)sfs.f_bsize;
 	p->no_big_fallocate = !p->tmpfs_size || p->tmpfs_size >= (1ull << 40);
+	p->no_devices = tmpdir && statvfs(tmpdir, &svfs) == 0 && (svfs.f_flag & ST_NODEV);
 	n = (size_t)snprintf(desc, len,
-			     "host fs.protected_symlinks=%d hardlinks=%d regular=%d fifos=%d "
-			     "(vfslab: 1 1 0 0), tmpfs huge=%s size=%llu",
-			     sym, hard, reg, fifo, huge, p->tmpfs_size);
-	if (n < len && (p->no_sticky_ow || p->no_sticky_gw || p->root_links || p->no_seek_hole ||
-			p->no_big_fallocate))
-		snprintf(desc + n, len - n, "; not generated:%s%s%s%s%s",
-			 p->no_sticky_ow ? " sticky o+w directories," : "",
-			 p->no_sticky_gw ? " sticky g+w directories," : "",
-			 p->root_links ? " link() as non-root," : "",
+			     "host fs.protected_symlinks=%u hardlinks=%u regular=%u fifos=%u "
+			     "(vfslab too), tmpfs huge=%s size=%llu",
+			     p->protected_symlinks, p->protected_hardlinks, p->protected_regular,
+			     p->protected_fifos, huge, p->tmpfs_size);
+	if (n < len && (p->no_seek_hole || p->no_big_fallocate || p->no_devices))
+		snprintf(desc + n, len - n, "; not generated:%s%s%s",
+			 p->no_devices ? " device nodes that open (nodev)," : "",
 			 p->no_seek_hole ? " SEEK_DATA/SEEK_HOLE (large folios)," : "",
 			 p->no_big_fallocate ? " 1 TiB fallocate (the tmpfs holds it)," : "");
 	n = strlen(desc);

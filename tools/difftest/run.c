@@ -89,13 +89,6 @@ int dt_script_read(struct dt_script *s, FILE *f)
 		}
 	}
 	free(line);
-	/* A script --print wrote: keep its policy line when shrinking. */
-	for (size_t i = 0; i < s->n && !s->pinned; i++) {
-		if (!strcmp(s->lines[i], DT_ROOT_FIX))
-			s->pinned = i + 1;
-		else if (s->lines[i][0] != '#')
-			break;
-	}
 	return ferror(f) ? -1 : rc;
 }
 

@@ -11,12 +11,12 @@
 #include "tools/cli.h"
 #include "tools/difftest/difftest.h"
 
-/* Drop the lines holding any of @ex (never the pinned ones). */
+/* Drop the lines holding any of @ex. */
 void dt_exclude_lines(struct dt_script *s, const char *const *ex, int nex)
 {
-	size_t k = s->pinned;
+	size_t k = 0;
 
-	for (size_t i = s->pinned; i < s->n; i++) {
+	for (size_t i = 0; i < s->n; i++) {
 		bool drop = false;
 
 		for (int j = 0; j < nex && !drop; j++)

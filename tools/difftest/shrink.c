@@ -22,8 +22,6 @@ struct shrink {
 	unsigned long tests;
 	bool verbose;
 	bool host_failed;
-	char **pin; /* lines every candidate starts with */
-	size_t npin;
 };
 
 /* "vfs_check_tree: ..." -> "vfs_check_tree": what must stay the same. */
@@ -41,48 +39,39 @@ static bool same_fail(const char *a, const char *b)
 	return n == fail_class(b) && !strncmp(a, b, n);
 }
 
-/* Does the script pin + @v[0..n) still show sh->want? */
+/* Does the script @v[0..n) still show sh->want? */
 static bool interesting(struct shrink *sh, char **v, size_t n)
 {
 	const struct dt_diff *w = sh->want;
 	struct dt_side vfs, host;
 	struct dt_diff d;
 	bool yes = false;
-	size_t all = sh->npin + n;
-	char **lines;
 
 	if (!n || sh->host_failed || sh->tests >= SHRINK_MAX_TESTS || intr_pending())
 		return false;
 	if (progress_due(&sh->r->progress))
 		progress_print(&sh->r->progress, "shrinking: %lu runs, %zu lines now", sh->tests,
-			       all);
-	lines = malloc(all * sizeof(*lines));
-	if (!lines)
-		return false;
-	memcpy(lines, sh->pin, sh->npin * sizeof(*lines));
-	memcpy(lines + sh->npin, v, n * sizeof(*lines));
+			       n);
 	sh->tests++;
-	if (dt_run(sh->r, lines, all, &vfs, &host)) {
+	if (dt_run(sh->r, v, n, &vfs, &host)) {
 		sh->host_failed = true;
-		free(lines);
 		return false;
 	}
-	free(lines);
-	dt_compare(&vfs, &host, all, &d);
+	dt_compare(&vfs, &host, n, &d);
 	/* The children may have seen the signal too: an answer to distrust. */
 	if (d.line >= 0 && !intr_pending() && d.vfs_failed == w->vfs_failed &&
 	    d.at_end == w->at_end) {
 		if (w->vfs_failed)
-			yes = same_fail(d.vfs, w->vfs) && (w->at_end || (size_t)d.line == all - 1);
+			yes = same_fail(d.vfs, w->vfs) && (w->at_end || (size_t)d.line == n - 1);
 		else
-			yes = (size_t)d.line == all - 1 && !strcmp(d.host, w->host) &&
+			yes = (size_t)d.line == n - 1 && !strcmp(d.host, w->host) &&
 			      !strcmp(d.vfs, w->vfs);
 	}
 	dt_diff_free(&d);
 	dt_side_free(&vfs);
 	dt_side_free(&host);
 	if (sh->verbose)
-		fprintf(stderr, "  shrink: %zu lines: %s\n", all, yes ? "still differs" : "no");
+		fprintf(stderr, "  shrink: %zu lines: %s\n", n, yes ? "still differs" : "no");
 	return yes;
 }
 
@@ -236,16 +225,14 @@ int dt_shrink(struct dt_runner *r, const struct dt_script *s, const struct dt_di
 {
 	struct shrink sh = { .r = r, .want = d, .verbose = verbose };
 	size_t end = d->at_end ? s->n : (size_t)d->line;
-	size_t pin = s->pinned < end ? s->pinned : end, n = end - pin;
+	size_t n = end;
 	char **v = malloc((n + 1) * sizeof(*v)), *tail = NULL;
 	int rc = 0;
 
 	if (!v)
 		return -1;
-	sh.pin = s->lines;
-	sh.npin = pin;
 	for (size_t i = 0; i < n; i++)
-		v[i] = strdup(s->lines[pin + i]);
+		v[i] = strdup(s->lines[i]);
 	/* Lines after the one that differs cannot matter: gone at once. */
 	if (!d->at_end)
 		tail = strdup(s->lines[d->line]);
@@ -264,13 +251,9 @@ int dt_shrink(struct dt_runner *r, const struct dt_script *s, const struct dt_di
 	}
 	if (sh.host_failed)
 		rc = -1;
-	for (size_t i = 0; i < pin && !rc; i++)
-		if (dt_script_add(out, s->lines[i], 0))
-			rc = -1;
 	for (size_t i = 0; i < n && !rc; i++)
 		if (dt_script_add(out, v[i], 0))
 			rc = -1;
-	out->pinned = pin;
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
 	free(v);

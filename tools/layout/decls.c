@@ -21,6 +21,8 @@ static const struct pahole_decl decls[] = {
 	{ LS_DENTRY, "d_inode", 0, NULL, NULL, { { "struct inode *", NULL, 8 } } },
 	/* DNAME_INLINE_LEN bytes: 32 up to v6.7, 40 since */
 	{ LS_DENTRY, "d_iname", 0, NULL, NULL, { { "unsigned char", NULL, 1, true } } },
+	/* v6.14+: the inline name is a union shortname_store */
+	{ LS_DENTRY, "d_shortname", 0, NULL, NULL, { { "union shortname_store", NULL, 40 } } },
 	{ LS_DENTRY, "d_lockref", 0, NULL, NULL, { { "struct lockref", NULL, 8 } } },
 	{ LS_DENTRY, "d_op", 0, NULL, NULL, { { "const struct dentry_operations *", NULL, 8 } } },
 	{ LS_DENTRY, "d_sb", 0, NULL, NULL, { { "struct super_block *", NULL, 8 } } },

@@ -101,9 +101,10 @@ static unsigned int put_field(const struct layout *l, int i, FILE *f)
 	char label[80], count[16] = "";
 
 	if (!d) {
+		/* The whole slot: an imported kernel's member may be bigger than vfslab's. */
 		snprintf(label, sizeof(label), "%s%s%s", fd->name, *alias ? " as " : "", alias);
-		put_member(f, 1, fd->type, label, off, fd->size, tag);
-		return fd->size;
+		put_member(f, 1, fd->type, label, off, l->slot[i], tag);
+		return l->slot[i];
 	}
 	size = pahole_decl_size(d, l->slot[i]);
 	if (!d->union_name) {
@@ -174,7 +175,10 @@ void pahole_print(const struct layout *l, FILE *f)
 			char label[32];
 
 			/* Bytes a preset keeps for a member vfslab does not model. */
-			snprintf(label, sizeof(label), "__pad[%u]", it->size);
+			snprintf(label, sizeof(label), "%s[%u]",
+				 l->pads[-1 - it->field].name[0] ? l->pads[-1 - it->field].name :
+								   "__pad",
+				 it->size);
 			put_member(f, 1, "char", label, it->off, it->size, "");
 			size = it->size;
 		} else {

@@ -194,14 +194,16 @@ void rp_tree_stats(const struct rp_tree *tree, unsigned long *dirs, unsigned lon
 	}
 }
 
+/*
+ * A device node either side could open would not be a model of ENXIO:
+ * major 0 has no driver (1 is the mem devices', on vfslab too).
+ */
 const struct rp_build_ops rp_build_vfs = {
 	.sys = &sys_ops_vfslab,
-	.dev_major = 1,
-	.dev_minor = 3,
+	.dev_major = 0,
+	.dev_minor = 0,
 };
 
-/* A device node the host could open would not be a model of ENXIO: major 0
- * has no driver. */
 const struct rp_build_ops rp_build_host = {
 	.sys = &sys_ops_host,
 	.dev_major = 0,

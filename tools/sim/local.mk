@@ -18,7 +18,7 @@ SIM_TSAN_CFLAGS = -fsanitize=thread --param tsan-instrument-func-entry-exit=0 -W
 noinst_LIBRARIES += %D%/libvfssim.a %D%/libsimrt.a
 %C%_libvfssim_a_SOURCES = $(LIB_PORTABLE_SOURCES) $(vfs_libvfs_a_SOURCES)
 %C%_libvfssim_a_CPPFLAGS = $(AM_CPPFLAGS) -DVFSLAB_SIM -include $(top_srcdir)/lib/arch_sim.h
-%C%_libvfssim_a_CFLAGS = $(WARN_CFLAGS) $(PTHREAD_CFLAGS) $(JEMALLOC_CFLAGS) $(SIM_TSAN_CFLAGS)
+%C%_libvfssim_a_CFLAGS = $(WARN_CFLAGS) $(PTHREAD_CFLAGS) $(JEMALLOC_CFLAGS) $(SIM_TSAN_CFLAGS) $(LIBBPF_CFLAGS)
 
 %C%_libsimrt_a_SOURCES = \
 	%D%/alloc.c \
@@ -35,7 +35,7 @@ noinst_LIBRARIES += %D%/libvfssim.a %D%/libsimrt.a
 %C%_libsimrt_a_CPPFLAGS = $(AM_CPPFLAGS) -DVFSLAB_SIM
 %C%_libsimrt_a_CFLAGS = $(WARN_CFLAGS) $(PTHREAD_CFLAGS)
 
-SIM_LDADD = %D%/libvfssim.a %D%/libsimrt.a $(PTHREAD_LIBS) -lm
+SIM_LDADD = %D%/libvfssim.a %D%/libsimrt.a $(PTHREAD_LIBS) $(LIBBPF_LIBS) -lm
 
 # The core model's block table (tools/sim/blocks.awk), beside each program
 # linked on the simulated copy of lib/ and vfs/.

@@ -27,7 +27,36 @@ struct collect {
 	struct cand *v;
 	size_t n, cap;
 	struct coh_stats *total;
+	struct c2c_struct_lines *structs;
 };
+
+static int layout_of(const char *tag);
+
+/* A line of a dentry, file or files_struct: its accesses, by line index in the object. */
+static void struct_line(struct c2c_struct_lines *structs, const struct coh_stats *st, uint64_t line)
+{
+	uintptr_t addr = (uintptr_t)line << sim.coh.line_shift, base;
+	const char *tag;
+	size_t size;
+	uint32_t seq;
+	unsigned int i;
+	int k;
+
+	if (!sim_arena_object(addr, &base, &size, &tag, &seq) || !tag[0] ||
+	    (k = layout_of(tag)) < 0)
+		return;
+	i = (addr - base) >> sim.coh.line_shift;
+	if (i >= C2C_OBJ_LINES)
+		return;
+	structs[k].touched++;
+	structs[k].line[i].objects++;
+	structs[k].line[i].loads += st->loads;
+	structs[k].line[i].stores += st->stores;
+	structs[k].line[i].rmws += st->rmws;
+	structs[k].line[i].hitm += st->hitm_local + st->hitm_remote;
+	structs[k].line[i].rfo += st->rfo;
+	structs[k].line[i].stall_ps += st->stall_ps;
+}
 
 static void add_stats(struct coh_stats *t, const struct coh_stats *s)
 {
@@ -51,6 +80,7 @@ static void collect(void *ctx, struct coh_line *l, uint64_t line)
 	struct collect *c = ctx;
 
 	add_stats(c->total, l->st);
+	struct_line(c->structs, l->st, line);
 	if (!l->st->contribs)
 		return;
 	if (c->n == c->cap) {
@@ -246,10 +276,111 @@ static void rows(struct c2c_line *cl, const struct coh_line *l, uint64_t line,
 	cl->nrows = n < C2C_ROWS ? n : C2C_ROWS;
 }
 
+/* One (struct, field, function) of the heat map while it is summed. */
+struct heat_fn {
+	int k, i;
+	char name[64];
+	uint64_t events, stall_ps;
+	unsigned int kinds;
+};
+
+static int heat_fn_cmp(const void *a, const void *b)
+{
+	const struct heat_fn *x = a, *y = b;
+
+	if (x->stall_ps != y->stall_ps)
+		return x->stall_ps > y->stall_ps ? -1 : 1;
+	if (x->events != y->events)
+		return x->events > y->events ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Sum line @l's contributions into the fields of its object, if it is one of ours. */
+static void heat_line(struct c2c_heat *h, struct heat_fn **fv, size_t *nf, size_t *cap,
+		      const struct coh_line *l, uint64_t line, const struct layout *ls)
+{
+	uintptr_t addr = (uintptr_t)line << sim.coh.line_shift, base;
+	const char *tag;
+	size_t size;
+	uint32_t seq;
+	int k;
+
+	if (!sim_arena_object(addr, &base, &size, &tag, &seq) || (k = layout_of(tag)) < 0)
+		return;
+	for (const struct coh_contrib *c = l->st->contribs; c; c = c->next) {
+		unsigned int off = addr - base + c->off, i;
+		const char *f = sim_symbol(c->pc, false, NULL);
+		struct c2c_heat_field *hf;
+		size_t j;
+
+		if (off / 64 < C2C_HEAT_LINES) {
+			h->line[k][off / 64].events += c->events;
+			h->line[k][off / 64].stall_ps += c->stall_ps;
+		}
+		for (i = 0; i < ls[k].desc->nr_fields; i++)
+			if (off >= ls[k].off[i] && off < ls[k].off[i] + ls[k].slot[i])
+				break;
+		if (i == ls[k].desc->nr_fields)
+			continue; /* a hole or the slab's padding */
+		hf = &h->f[k][i];
+		hf->events += c->events;
+		hf->hitm += c->hitm;
+		hf->rfo += c->rfo;
+		hf->stall_ps += c->stall_ps;
+		f = f ? f : "?";
+		for (j = 0; j < *nf; j++)
+			if ((*fv)[j].k == k && (*fv)[j].i == (int)i && !strcmp((*fv)[j].name, f))
+				break;
+		if (j == *nf) {
+			if (*nf == *cap) {
+				*cap = *cap ? 2 * *cap : 32;
+				*fv = realloc(*fv, *cap * sizeof(**fv));
+				if (!*fv)
+					abort();
+			}
+			memset(&(*fv)[j], 0, sizeof(**fv));
+			(*fv)[j].k = k;
+			(*fv)[j].i = (int)i;
+			snprintf((*fv)[j].name, sizeof((*fv)[j].name), "%s", f);
+			(*nf)++;
+		}
+		(*fv)[j].events += c->events;
+		(*fv)[j].stall_ps += c->stall_ps;
+		(*fv)[j].kinds |= c->kind_mask;
+	}
+}
+
+static struct c2c_heat *heat_build(const struct cand *v, size_t n, const struct layout *ls)
+{
+	struct c2c_heat *h = calloc(1, sizeof(*h));
+	struct heat_fn *fv = NULL;
+	size_t nf = 0, cap = 0;
+
+	if (!h)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		heat_line(h, &fv, &nf, &cap, v[i].l, v[i].line, ls);
+	if (nf)
+		qsort(fv, nf, sizeof(*fv), heat_fn_cmp);
+	for (size_t j = 0; j < nf; j++) {
+		struct c2c_heat_field *hf = &h->f[fv[j].k][fv[j].i];
+
+		if (hf->nfuncs == C2C_HEAT_FUNCS)
+			continue;
+		memcpy(hf->funcs[hf->nfuncs].name, fv[j].name, sizeof(fv[j].name));
+		hf->funcs[hf->nfuncs].events = fv[j].events;
+		hf->funcs[hf->nfuncs].stall_ps = fv[j].stall_ps;
+		hf->funcs[hf->nfuncs].kinds = fv[j].kinds;
+		hf->nfuncs++;
+	}
+	free(fv);
+	return h;
+}
+
 void c2c_build(struct c2c_report *r, const struct vfs_config *cfg, unsigned int top)
 {
 	struct layout ls[LS_NR];
-	struct collect c = { .total = &r->total };
+	struct collect c = { .total = &r->total, .structs = r->structs };
 	char err[256];
 
 	memset(r, 0, sizeof(*r));
@@ -269,6 +400,7 @@ void c2c_build(struct c2c_report *r, const struct vfs_config *cfg, unsigned int 
 		resolve(cl, c.v[i].line, ls);
 		rows(cl, c.v[i].l, c.v[i].line, ls);
 	}
+	r->heat = heat_build(c.v, c.n, ls);
 	free(c.v);
 }
 
@@ -277,6 +409,7 @@ void c2c_free(struct c2c_report *r)
 	for (unsigned int i = 0; i < r->nlines; i++)
 		free(r->lines[i].rows);
 	free(r->lines);
+	free(r->heat);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -286,6 +419,11 @@ static const char *kinds(unsigned int m)
 					      "rmw", "load+rmw", "store+rmw", "all" };
 
 	return names[m & 7];
+}
+
+const char *c2c_kind_name(unsigned int mask)
+{
+	return kinds(mask);
 }
 
 void c2c_print(FILE *f, const struct c2c_report *r, uint64_t ops, const char *label)

@@ -15,6 +15,8 @@
 #include "tools/cmd.h"
 #include "tools/interrupt.h"
 #include "tools/scenarios.h"
+#include "tools/simrun/heatmap.h"
+#include "tools/simrun/jobs.h"
 #include "tools/simrun/simrun.h"
 
 #define SIM_DEFAULT_OPS 1000
@@ -58,6 +60,7 @@ struct sim_cli {
 	enum bench_format fmt;
 	bool tsv; /* --format tsv: one line per result, for scripts */
 	const char *json_file, *plot_file;
+	const char *html_file, *svg_file; /* --report html|svg FILE: the heat map */
 	bool progress;
 	const struct scenario *scenario; /* the one being run, for the JSON */
 	int done_tasks; /* CPU counts finished when Ctrl-C came */
@@ -108,13 +111,24 @@ static void usage(FILE *f)
 		"                      a scenario's own machine)\n"
 		"  --mode threads|processes\n"
 		"  --report c2c        the contention report: hot lines, fields, functions\n"
+		"  --report html FILE  the cache-line heat map as a self-contained page: each\n"
+		"                      struct's lines, fields coloured by time lost per\n"
+		"                      operation, sides next to each other, the curve\n"
+		"  --report svg FILE   the heat map's drawing alone, as SVG\n"
 		"  --top N             lines in the contention report (default %d)\n"
 		"  --format table|csv|json|tsv (tsv: one line per result, for scripts)\n"
 		"  --json FILE         also write JSON to FILE\n"
 		"  --plot FILE         simulated ops/s against CPUs (.png or .svg, gnuplot)\n"
 		"  --entry-ns N        syscall entry plus exit in ns (default: the profile's),\n"
 		"                      as vfslab bench --entry-ns sets the native side's\n"
-		"  --progress          a line on stderr per simulated run: what, how long\n",
+		"  --progress          a line on stderr per simulated run: what, how long\n"
+		"  --jobs N            run the simulations (CPU counts, sides, profiles,\n"
+		"                      scenarios) in N processes; the output is --jobs 1's\n"
+		"  --emit-jobs DIR     write DIR/jobs, one command line per simulation (for\n"
+		"                      GNU parallel or a Slurm array), and run nothing\n"
+		"  --collect DIR       the report from the results of DIR/jobs' lines\n"
+		"  --job K --job-out FILE  run only this command's K-th simulation, its\n"
+		"                      result to FILE (what DIR/jobs' lines do)\n",
 		SIM_MAX_CPUS, SIM_DEFAULT_OPS, SIM_DEFAULT_TOP);
 }
 
@@ -218,11 +232,9 @@ static void result_div(struct sim_result *r, unsigned int n)
 	r->sb_stalls_per_op /= n;
 }
 
-#define SIM_MAX_SEEDS 16
-
 /* One side at one CPU count, perturbed @c->seeds times; its rate per seed in @rate. */
-static int run_point(struct sim_cli *c, const struct sim_profile *p, int k, int s,
-		     struct sim_result *r, double *rate)
+static int simulate_point(struct sim_cli *c, const struct sim_profile *p, int k, int s,
+			  struct sim_result *r, double *rate)
 {
 	static struct sim_result tmp;
 	struct bench_opts *o = &c->o;
@@ -270,6 +282,34 @@ static int run_point(struct sim_cli *c, const struct sim_profile *p, int k, int 
 	return 0;
 }
 
+/* A point of the walk: simulated here, or in a job (tools/simrun/jobs.h). */
+static int run_point(struct sim_cli *c, const struct sim_profile *p, int k, int s,
+		     struct sim_result *r, double *rate)
+{
+	char key[512];
+
+	snprintf(key, sizeof(key), "%s%s%s on %s, %s, %d CPUs, %lu ops, %u seeds, entry %g ns",
+		 c->scenario ? c->scenario->name : "", c->scenario ? ": " : "", c->o.wl->name,
+		 p->name, c->o.sides[s].label, c->o.tasks[k], c->ops, c->seeds, c->entry_ns);
+	switch (sim_jobs_point(key, r, rate, c->seeds)) {
+	case SIM_POINT_RUN:
+		return simulate_point(c, p, k, s, r, rate);
+	case SIM_POINT_MINE:
+		if (simulate_point(c, p, k, s, r, rate))
+			return -1;
+		return sim_jobs_done(r, rate, c->seeds);
+	case SIM_POINT_SKIP:
+		memset(r, 0, sizeof(*r));
+		r->br.tasks = c->o.tasks[k];
+		r->br.side = s;
+		return 0;
+	case SIM_POINT_TAKEN:
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 /* One profile: every side at every CPU count. res[i] in bench order. */
 static int run_all(struct sim_cli *c, const struct sim_profile *p, struct sim_result *res, int *nr)
 {
@@ -282,7 +322,7 @@ static int run_all(struct sim_cli *c, const struct sim_profile *p, struct sim_re
 
 		for (int s = 0; s < o->nr_sides; s++) {
 			/* Ctrl-C: keep the CPU counts every side finished. */
-			if (intr_pending()) {
+			if (intr_pending() && !sim_jobs_ready()) {
 				*nr = base;
 				c->done_tasks = k;
 				return 1;
@@ -552,6 +592,9 @@ static int run_profile(struct sim_cli *c, const struct sim_profile *p, bool c2c,
 		return interrupted(c, what);
 	}
 	report(stdout, c, p, res, *nr, c2c);
+	/* A dry walk (tools/simrun/jobs.h) lists the simulations: no files. */
+	if (sim_jobs_dry())
+		return 0;
 	if (c->json_file) {
 		FILE *f = fopen(c->json_file, "w");
 
@@ -568,6 +611,18 @@ static int run_profile(struct sim_cli *c, const struct sim_profile *p, bool c2c,
 			br[i] = res[i].br;
 		if (bench_plot(c->plot_file, &c->o, br, *nr, p->name))
 			return 1;
+	}
+	if (c->html_file || c->svg_file) {
+		char title[256];
+		struct heatmap_run h = {
+			.title = title, .profile = p->name, .o = &c->o, .res = res, .nr = *nr
+		};
+
+		snprintf(title, sizeof(title), "%s on %s",
+			 c->scenario ? c->scenario->name : c->o.wl->name, p->name);
+		h.note = c->scenario ? c->scenario->claim : NULL;
+		h.scenario = c->scenario != NULL;
+		heatmap_add(&h);
 	}
 	return 0;
 }
@@ -755,6 +810,9 @@ static int all_scenarios(struct sim_cli *c, bool c2c)
 /* What the command line asked for (sim_option() fills it). */
 struct sim_args {
 	struct sim_cli c;
+	int argc; /* the command line, for --report's file */
+	char **argv;
+	struct sim_jobs_opts jobs;
 	const char *workload, *scenario;
 	bool all, c2c, mode_set;
 	char perr[512];
@@ -818,11 +876,20 @@ static int sim_option(void *ctx, int opt, const char *arg)
 		}
 		return -1;
 	case 'r':
-		if (strcmp(arg, "c2c")) {
-			cli_error("sim", "--report: only c2c");
+		if (!strcmp(arg, "c2c")) {
+			x->c2c = true;
+			return -1;
+		}
+		if (strcmp(arg, "html") && strcmp(arg, "svg")) {
+			cli_error("sim", "--report: c2c, html FILE or svg FILE");
 			return 2;
 		}
-		x->c2c = true;
+		/* The file is the next word: getopt goes on after it. */
+		if (optind >= x->argc || !x->argv[optind][0]) {
+			cli_error("sim", "--report %s: which file? (--report %s FILE)", arg, arg);
+			return 2;
+		}
+		*(arg[0] == 'h' ? &x->c.html_file : &x->c.svg_file) = x->argv[optind++];
 		return -1;
 	case 't':
 		if (cli_ull("sim", "--top", arg, 1, 100000, &n))
@@ -850,6 +917,25 @@ static int sim_option(void *ctx, int opt, const char *arg)
 		return -1;
 	case 'e':
 		return cli_double("sim", "--entry-ns", arg, 0, 1e6, &x->c.entry_ns) ? 2 : -1;
+	case 'J':
+		if (cli_ull("sim", "--jobs", arg, 1, 1024, &n))
+			return 2;
+		x->jobs.jobs = (unsigned int)n;
+		return -1;
+	case 'E':
+		x->jobs.emit_dir = arg;
+		return -1;
+	case 'C':
+		x->jobs.collect_dir = arg;
+		return -1;
+	case 'k':
+		if (cli_ull("sim", "--job", arg, 1, 1000000, &n))
+			return 2;
+		x->jobs.job = (unsigned int)n;
+		return -1;
+	case 'o':
+		x->jobs.job_out = arg;
+		return -1;
 	case 'L':
 		list_profiles();
 		return 0;
@@ -914,6 +1000,44 @@ static int sim_run_args(struct sim_args *x)
 	return ret;
 }
 
+/* The command: its simulations, then the heat map, which wants them all. */
+static int sim_walk(void *ctx)
+{
+	struct sim_args *x = ctx;
+	int ret = sim_run_args(x);
+
+	if (sim_jobs_dry())
+		return ret;
+	if (!ret && x->c.html_file)
+		ret = heatmap_write(x->c.html_file, false);
+	if (!ret && x->c.svg_file)
+		ret = heatmap_write(x->c.svg_file, true);
+	return ret;
+}
+
+static bool jobs_conflict(const struct sim_jobs_opts *j)
+{
+	if (j->emit_dir && j->collect_dir) {
+		cli_error("sim", "--emit-jobs writes the jobs, --collect reads their results: one "
+				 "at a time");
+		return true;
+	}
+	if (j->jobs > 1 && (j->emit_dir || j->collect_dir || j->job)) {
+		cli_error("sim", "--jobs runs the simulations here: not with --emit-jobs, "
+				 "--collect or --job");
+		return true;
+	}
+	if (j->job && (j->emit_dir || j->collect_dir)) {
+		cli_error("sim", "--job runs one simulation: not with --emit-jobs or --collect");
+		return true;
+	}
+	if (!j->job != !j->job_out) {
+		cli_error("sim", "--job K and --job-out FILE go together");
+		return true;
+	}
+	return false;
+}
+
 static int sim_cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -934,6 +1058,11 @@ static int sim_cmd_run(int argc, char **argv)
 		{ "entry-ns", required_argument, NULL, 'e' },
 		{ "list-profiles", no_argument, NULL, 'L' },
 		{ "progress", no_argument, NULL, 'g' },
+		{ "jobs", required_argument, NULL, 'J' },
+		{ "emit-jobs", required_argument, NULL, 'E' },
+		{ "collect", required_argument, NULL, 'C' },
+		{ "job", required_argument, NULL, 'k' },
+		{ "job-out", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -947,6 +1076,8 @@ static int sim_cmd_run(int argc, char **argv)
 	x.c.entry_ns = -1;
 	x.c.top = SIM_DEFAULT_TOP;
 	x.c.fmt = BENCH_TABLE;
+	x.argc = argc;
+	x.argv = argv;
 	ret = cli_options(argc, argv, "h", opts, sim_option, &x);
 	if (ret >= 0)
 		return ret;
@@ -960,8 +1091,12 @@ static int sim_cmd_run(int argc, char **argv)
 		else
 			x.workload = argv[optind];
 	}
+	if (jobs_conflict(&x.jobs))
+		return 2;
 	intr_catch();
-	return sim_run_args(&x);
+	if (sim_jobs_wanted(&x.jobs))
+		return sim_jobs_drive(&x.jobs, sim_walk, &x, sizeof(x), argc, argv, opts);
+	return sim_walk(&x);
 }
 
 int cmd_sim(int argc, char **argv)

@@ -29,6 +29,10 @@ CLEANFILES += tools/vfslab-sim.blocks
 tools_vfslab_sim_SOURCES = \
 	%D%/c2c.c \
 	%D%/cmd.c \
+	%D%/heatmap.c \
+	%D%/heatmap.h \
+	%D%/jobs.c \
+	%D%/jobs.h \
 	%D%/main.c \
 	%D%/objects.c \
 	%D%/run.c \

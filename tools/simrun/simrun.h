@@ -17,6 +17,7 @@
 #include "tools/out/json.h"
 #include "tools/sim/profile.h"
 #include "tools/sim/sim.h"
+#include "vfs/layout.h"
 #include "vfs/vfs.h"
 
 /* The ctx of sys_ops_sim: the vCPU's task. */
@@ -26,6 +27,8 @@ struct sim_ctx {
 extern const struct sys_ops sys_ops_sim;
 
 #define SIM_SAMPLES 5
+/* sim --seeds: perturbed runs of one point at most. */
+#define SIM_MAX_SEEDS 16
 
 struct sim_run_opts {
 	const struct workload *wl;
@@ -56,11 +59,52 @@ struct c2c_line {
 	unsigned int nrows;
 };
 
+/*
+ * Every access to the objects of one laid-out struct, by the line's index
+ * in its object (hits included): what a layout's lines cost, and, with one
+ * field a line, what each field costs (vfslab advise).
+ */
+#define C2C_OBJ_LINES 64
+struct c2c_struct_lines {
+	uint64_t touched; /* distinct lines of such objects accessed */
+	struct {
+		uint64_t objects; /* objects whose line this is that were accessed */
+		uint64_t loads, stores, rmws, hitm, rfo, stall_ps;
+	} line[C2C_OBJ_LINES];
+};
+
+/*
+ * Every line's events summed per field of dentry, file and files_struct
+ * (all objects of the type), for the heat map: the functions that took
+ * them, most time lost first.
+ */
+#define C2C_HEAT_FUNCS 4
+struct c2c_heat_field {
+	uint64_t events, hitm, rfo, stall_ps;
+	unsigned int nfuncs;
+	struct {
+		char name[64];
+		uint64_t events, stall_ps;
+		unsigned int kinds;
+	} funcs[C2C_HEAT_FUNCS];
+};
+
+/* Lines are the struct's own 64-byte lines, as `vfslab layout` draws them. */
+#define C2C_HEAT_LINES 32
+struct c2c_heat {
+	struct c2c_heat_field f[LS_NR][LAYOUT_MAX_FIELDS];
+	struct {
+		uint64_t events, stall_ps;
+	} line[LS_NR][C2C_HEAT_LINES];
+};
+
 struct c2c_report {
 	struct c2c_line *lines;
 	unsigned int nlines;
 	struct coh_stats total;
 	uint64_t lines_with_events;
+	struct c2c_struct_lines structs[LS_NR];
+	struct c2c_heat *heat; /* NULL where no report was built */
 };
 
 struct sim_result {
@@ -90,5 +134,7 @@ void c2c_build(struct c2c_report *r, const struct vfs_config *cfg, unsigned int 
 void c2c_free(struct c2c_report *r);
 void c2c_print(FILE *f, const struct c2c_report *r, uint64_t ops, const char *label);
 json_t *c2c_json(const struct c2c_report *r, uint64_t ops);
+/* "load", "rmw", "load+store"...: the kinds of access in a mask of 1 << enum coh_kind. */
+const char *c2c_kind_name(unsigned int mask);
 
 #endif /* VFSLAB_TOOLS_SIMRUN_SIMRUN_H */

@@ -63,6 +63,7 @@
 #define LONG_NAME_LEN 40 /* past every layout's inline name: an external name */
 #define SHRINK_MAX_OPS (4ul << 20)
 #define RSS_MAX_SAMPLES 100000
+#define MISSING_NAMES 4 /* lookup-missing's names: m0..m3, never created */
 #define RET_SKIP LONG_MIN /* the op had no task to run in, or no slot to fork into */
 
 struct rng {
@@ -101,6 +102,7 @@ enum op_kind {
 	OP_CHDIR,
 	OP_FCHDIR,
 	OP_LINKAT_FD,
+	OP_LOOKUP_MISSING,
 	OP_FORK,
 	OP_EXIT,
 	OP_NR_RANDOM,
@@ -282,6 +284,7 @@ int torture_oracle(const struct torture *tt, const struct op *op, long ret, cons
 
 void torture_fmt_op(const struct op *op, char *buf, size_t len);
 const char *torture_path_str(unsigned int code, char *buf, size_t len, bool pretty);
+const char *torture_missing_str(const struct op *op, char *buf, size_t len, bool pretty);
 const char *torture_ret_str(long ret, char *buf, size_t len);
 
 /* ---- replay.c ---- */

@@ -182,6 +182,8 @@ static long exec_call(struct worker *w, const struct op *op, struct sys_vfs *sv,
 		return vfs->stat(sv, p1, st);
 	case OP_LSTAT:
 		return vfs->lstat(sv, p1, st);
+	case OP_LOOKUP_MISSING:
+		return vfs->stat(sv, torture_missing_str(op, p1, sizeof(p1), false), st);
 	case OP_FSTAT:
 		return vfs->fstat(sv, op->fd, st);
 	case OP_READ:

@@ -307,6 +307,15 @@ void torture_gen_op(struct rng *r, unsigned int thread, struct op *op)
 		op->fd = gen_fd(r);
 		op->p2 = gen_file(r);
 		break;
+	case OP_LOOKUP_MISSING:
+		/*
+		 * stat of one of four names nothing creates, in a directory:
+		 * threads miss the same names at once, the parallel lookups
+		 * d_alloc_parallel() makes wait for each other.
+		 */
+		op->p1 = gen_dir(r) & ~(PC_SLASH | PC_DOTDOT);
+		op->count = rnd(r, MISSING_NAMES);
+		break;
 	case OP_RMTREE:
 		/* A whole top-level tree: nothing the renames buried stays forever. */
 		op->p1 = gen_path_depth(r, R_ANY, 100, 0, 0) & ~(PC_SLASH | PC_DOTDOT);

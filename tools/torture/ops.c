@@ -74,6 +74,7 @@ const struct op_desc torture_ops[OP_NR] = {
 	[OP_CHDIR] = { "chdir", 8, e_chdir },
 	[OP_FCHDIR] = { "fchdir", 4, e_fchdir },
 	[OP_LINKAT_FD] = { "linkat-empty-path", 6, e_linkat },
+	[OP_LOOKUP_MISSING] = { "lookup-missing", 20, e_stat },
 	[OP_FORK] = { "fork", 6, e_none },
 	[OP_EXIT] = { "exit", 6, e_none },
 	[OP_INIT] = { "init", 0, e_none },

@@ -127,6 +127,9 @@ int torture_oracle(const struct torture *tt, const struct op *op, long ret, cons
 		else
 			check_stat(op, st, msg, len);
 		break;
+	case OP_LOOKUP_MISSING:
+		snprintf(msg, len, "found a name nothing creates (returned %ld)", ret);
+		break;
 	case OP_READ:
 	case OP_PREAD:
 		if (ret > (long)op->count) {

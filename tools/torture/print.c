@@ -76,6 +76,17 @@ static const char *fd_str(int fd, char *buf, size_t len)
 	return buf;
 }
 
+/* lookup-missing's path: its directory and the missing name. */
+const char *torture_missing_str(const struct op *op, char *buf, size_t len, bool pretty)
+{
+	size_t n;
+
+	torture_path_str(op->p1, buf, len, pretty);
+	n = strlen(buf);
+	snprintf(buf + n, n < len ? len - n : 0, "/m%u", op->count);
+	return buf;
+}
+
 /* An op as a line of the fstest language (a comment where it has none). */
 void torture_fmt_op(const struct op *op, char *buf, size_t len)
 {
@@ -110,6 +121,10 @@ void torture_fmt_op(const struct op *op, char *buf, size_t len)
 	case OP_STAT:
 	case OP_LSTAT:
 		snprintf(buf, len, "%s %s type,mode,nlink,size", torture_ops[op->kind].name, a);
+		break;
+	case OP_LOOKUP_MISSING:
+		snprintf(buf, len, "stat %s type,mode,nlink,size",
+			 torture_missing_str(op, a, sizeof(a), true));
 		break;
 	case OP_FSTAT:
 		snprintf(buf, len, "fstat =%d type,mode,nlink,size", op->fd);

@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# vfslab advise on a tiny run: it writes a layout file vfslab layout
+# accepts, the rates it prints for the winner and the input are those of a
+# separate `vfslab sim` run of each, the ratio is theirs, --jobs 2 prints
+# what --jobs 1 does, pins hold, and bad arguments are refused by name.
+set -u
+vfslab=${top_builddir:-.}/tools/vfslab
+# A sanitizer build has no simulator (tools/simrun/local.mk).
+[ -x "${top_builddir:-.}/tools/vfslab-sim" ] || { echo "SKIP: no vfslab-sim in this build"; exit 77; }
+work=$(mktemp -d) || exit 99
+trap 'rm -rf "$work"' EXIT
+. "${srcdir:-$(dirname "$0")/..}/tests/report.sh"
+
+run() {
+	"$vfslab" advise dentry --workload stat2 --cpus 4 --from randomize:5 --jobs "$1" \
+		--out "$work/a$1.layout" >"$work/out$1" 2>&1
+}
+if ! run 1; then
+	bad "advise failed: $(cat "$work/out1")"
+	summary
+	exit
+fi
+run 2 || bad "advise --jobs 2 failed: $(cat "$work/out2")"
+if [ "$(grep -v '^wrote' "$work/out1")" = "$(grep -v '^wrote' "$work/out2")" ] &&
+	cmp -s "$work/a1.layout" "$work/a2.layout"; then
+	ok "--jobs 2 prints and writes what --jobs 1 does"
+else
+	bad "--jobs 2 differs: $(diff "$work/out1" "$work/out2")"
+fi
+if "$vfslab" layout dentry --variant "dentry=$work/a1.layout" >"$work/layout" 2>&1; then
+	ok "vfslab layout accepts the advised layout"
+else
+	bad "vfslab layout refuses it: $(cat "$work/layout")"
+fi
+if awk '/\/\* +[0-9]+ +[0-9]+ \*\// { if (prev ~ /d_name /) print; prev = $0 }' "$work/layout" |
+	grep -q 'd_iname'; then
+	ok "d_iname stays right after d_name"
+else
+	bad "the pin moved: $(cat "$work/layout")"
+fi
+
+# The winner's row and the input's (candidate 0): rates at 1 CPU and 4.
+win=$(awk '/^winner: candidate/ { print $3 }' "$work/out1")
+rates() {
+	awk -v c="$1" '$1 == c && $2 == "stat2" { print ($3 == "(input)" ? $4 " " $5 : $3 " " $4) }' \
+		"$work/out1"
+}
+sim() {
+	"$vfslab" sim stat2 --variant "dentry=$1" --cpus 1,4 --ops 100 --format tsv 2>/dev/null |
+		awk -F '\t' 'NR > 1 { printf "%s%s", (NR > 2 ? " " : ""), $3 } END { print "" }'
+}
+# The same to a millionth: the simulated CPU parses the layout file's path,
+# whose length moves its clock by a few instructions.
+close() {
+	echo "$1 $2" | awk '{ n = NF / 2; for (i = 1; i <= n; i++) {
+		d = $i - $(i + n); if (d < 0) d = -d; if (n < 1 || d > $i * 1e-6) exit 1 } }'
+}
+for pair in "$win $work/a1.layout" "0 randomize:5"; do
+	set -- $pair
+	if [ -n "$(sim "$2")" ] && close "$(rates "$1")" "$(sim "$2")"; then
+		ok "candidate $1's rates are vfslab sim's for $2: $(sim "$2")"
+	else
+		bad "candidate $1: advise printed '$(rates "$1")', vfslab sim gives '$(sim "$2")'"
+	fi
+done
+set -- $(sim "$work/a1.layout") $(sim randomize:5)
+want=$(awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" \
+	'BEGIN { printf "%.3f at 1 CPU, %.3f at 4 CPUs", a / c, b / d }')
+if grep -qF "predicted ratio against randomize:5: $want" "$work/out1"; then
+	ok "the predicted ratios are the separate runs': $want"
+else
+	bad "want '$want' in: $(grep predicted "$work/out1")"
+fi
+if grep -qE '^  stat2: lines of struct dentry the unshared path touches \(1 CPU\): [0-9]+ before, [0-9]+ after' \
+	"$work/out1" && grep -q '^field order, input -> advised' "$work/out1"; then
+	ok "lines before and after, and the field moves"
+else
+	bad "no lines or moves: $(cat "$work/out1")"
+fi
+
+# refused WHAT TEXT ARGS...: advise exits non-zero, naming TEXT.
+refused() {
+	what=$1 text=$2
+	shift 2
+	if "$vfslab" advise "$@" --out "$work/x.layout" >"$work/err" 2>&1; then
+		bad "$what: accepted"
+	elif grep -qF -- "$text" "$work/err"; then
+		ok "$what: refused ($(head -1 "$work/err"))"
+	else
+		bad "$what: no '$text' in: $(cat "$work/err")"
+	fi
+}
+refused "unknown struct" "expected one STRUCT" inode --workload stat2 --cpus 4
+refused "no --cpus" "--workload and --cpus are required" dentry --workload stat2
+refused "unknown workload" "unknown workload 'nope'" dentry --workload stat2,nope --cpus 4
+refused "bad --from" "--from:" dentry --workload stat2 --cpus 4 --from nosuch
+refused "one CPU" "--cpus" dentry --workload stat2 --cpus 1
+summary
