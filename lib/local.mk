@@ -45,4 +45,5 @@ LIB_PORTABLE_SOURCES = \
 	%D%/stats.c \
 	%D%/stats.h \
 	%D%/thread.c \
+	%D%/wait.h \
 	%D%/word_at_a_time.h

@@ -15,6 +15,7 @@
 #   FSTEST_TMPDIR  where scratch directories go; the .exp files are the
 #                  host's answers on tmpfs, so the default is /dev/shm
 #   FSTEST_ONLY    names of the tests to run (e.g. "open rename")
+#   FSTEST_SKIP    names of tests not to run
 #   FSTEST_REGEN=1 write the outputs to the .exp files instead of
 #                  comparing (to regenerate them with --host, as root)
 
@@ -88,6 +89,9 @@ for t in "$dir"/*.t; do
 		*) continue ;;
 		esac
 	fi
+	case " ${FSTEST_SKIP:-} " in
+	*" $name "*) continue ;;
+	esac
 	if [ $devok = 0 ] && grep -q '^# needs: dev$' "$t"; then
 		echo "SKIP: $name ($base is mounted nodev: no device opens there)"
 		continue

@@ -9,6 +9,7 @@ check_PROGRAMS += \
 	%D%/check_dcache \
 	%D%/check_file \
 	%D%/check_syscalls \
+	%D%/check_fifo \
 	%D%/check_layout \
 	%D%/check_stress \
 	%D%/check_check
@@ -124,7 +125,8 @@ EXTRA_DIST += %D%/report.sh %D%/fstest_run.sh %D%/fstest %D%/replay
 # length and every seed scenario on the simulator. In a ThreadSanitizer
 # build only the torture: there it is the TSan torture, and the others run
 # no threads worth instrumenting.
-LONG_TESTS_ALL = %D%/torture_long.sh %D%/difftest_long.sh %D%/sim_scenarios.sh
+LONG_TESTS_ALL = %D%/torture_long.sh %D%/difftest_long.sh %D%/sim_scenarios.sh \
+	%D%/pjdfstest_compare.sh
 if THREAD_SANITIZER
 LONG_TESTS = %D%/torture_long.sh
 else

@@ -49,6 +49,7 @@ noinst_LIBRARIES += %D%/libtools.a
 	%D%/fstest/extensions.c \
 	%D%/fstest/fstest.h \
 	%D%/fstest/host.c \
+	%D%/fstest/jobs.c \
 	%D%/fstest/main.c \
 	%D%/fstest/output.c \
 	%D%/fstest/parse.c \

@@ -51,6 +51,9 @@ struct file *alloc_file(struct vfs *v, const struct path *path, unsigned int fla
 			fmode |= FMODE_ATOMIC_POS | FMODE_LSEEK | FMODE_PREAD | FMODE_PWRITE;
 		else if (S_ISCHR(READ_ONCE(inode->i_mode)))
 			fmode |= FMODE_LSEEK | FMODE_PREAD | FMODE_PWRITE;
+		/* stream_open() in fifo_open() and sock_alloc_file(): no f_pos. */
+		if (S_ISFIFO(READ_ONCE(inode->i_mode)) || S_ISSOCK(READ_ONCE(inode->i_mode)))
+			fmode |= FMODE_STREAM;
 		/* tmpfs does direct I/O on regular files only (shmem_file_open). */
 		if (S_ISREG(READ_ONCE(inode->i_mode)))
 			fmode |= FMODE_CAN_ODIRECT;

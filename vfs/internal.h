@@ -142,6 +142,9 @@ struct vfs {
 	/* tmpfs' used_blocks: the pages files hold, against size= (vfs/shmem.c). */
 	atomic_long_t shmem_pages __cacheline_aligned;
 
+	/* vfs_kill_waiters() moves it: calls blocked before (fifos) end, EINTR. */
+	unsigned int kill_gen;
+
 	/*
 	 * in_lookup_hashtable: dentries d_alloc_parallel() handed to a lookup
 	 * still running, keyed by (parent, name). lookup_waits counts the
@@ -364,6 +367,7 @@ static inline void path_put(struct vfs *v, const struct path *p)
 
 struct shmem_pages;
 struct pipe_inode_info;
+struct unix_sock;
 
 struct inode {
 	umode_t i_mode;
@@ -385,6 +389,7 @@ struct inode {
 	unsigned long i_dir_offset; /* next stable readdir offset (dirs) */
 	struct shmem_pages *i_pages; /* file data, RCU-published */
 	struct pipe_inode_info *i_pipe; /* fifos */
+	struct unix_sock *i_socket; /* the socket bound here (sockets), i_lock */
 	/*
 	 * The file-lock context (POSIX locks, flock, leases). vfslab has no
 	 * file locks, so it is always NULL; filp_flush() reads it, as
@@ -502,6 +507,7 @@ int fifo_open(struct inode *inode, unsigned int fmode, unsigned int flags);
 #define FMODE_CAN_WRITE 0x40000u
 #define FMODE_OPENED 0x80000u
 #define FMODE_CREATED 0x100000u
+#define FMODE_STREAM 0x200000u
 #define FMODE_CAN_ODIRECT 0x400000u
 
 struct file_operations {
@@ -522,6 +528,7 @@ struct file_operations {
 extern const struct file_operations shmem_file_operations;
 extern const struct file_operations shmem_dir_operations;
 extern const struct file_operations fifo_operations;
+extern const struct file_operations socket_file_ops;
 extern const struct file_operations path_operations;
 const struct file_operations *chrdev_fops(dev_t rdev); /* vfs/mem_devs.c */
 
@@ -573,6 +580,7 @@ struct task {
 	pid_t pid, tgid, ppid;
 	unsigned long rlim_nofile_cur, rlim_nofile_max;
 	struct list_head node;
+	unsigned long sigpending; /* bit n-1: signal n sent (SIGPIPE), never delivered */
 };
 
 /* ---- fd tables: vfs/file.c ---- */
@@ -670,6 +678,12 @@ static inline struct vfs *task_v(const struct task *t)
 #define FILE_SETFL_MASK (O_APPEND | O_NONBLOCK | O_NDELAY | O_DIRECT | O_NOATIME | FASYNC)
 
 int vfs_truncate_inode(struct task *t, struct inode *inode, long long length);
+/* tmpfs size= in pages: what statfs reports as f_blocks (vfs/shmem.c). */
+unsigned long shmem_max_pages(const struct vfs *v);
+/* unix_bind_bsd()'s mknod: an S_IFSOCK inode at name; *res holds its path. */
+int vfs_mknod_socket(struct task *t, const char *name, mode_t mode, struct path *res);
+/* send_sig() as far as vfslab goes: the task's pending set records it. */
+void task_send_sig(struct task *t, int sig);
 int notify_change_mode(struct task *t, struct inode *inode, mode_t mode);
 int notify_change_owner(struct task *t, struct inode *inode, uid_t uid, gid_t gid);
 

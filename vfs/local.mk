@@ -25,10 +25,14 @@ noinst_LIBRARIES += %D%/libvfs.a
 	%D%/open.c \
 	%D%/phase.c \
 	%D%/phase.h \
+	%D%/pipe.c \
 	%D%/read_write.c \
 	%D%/readdir.c \
 	%D%/shmem.c \
+	%D%/signal.c \
+	%D%/socket.c \
 	%D%/stat.c \
+	%D%/statfs.c \
 	%D%/task.c \
 	%D%/variant.c \
 	%D%/vfs.c \

@@ -1150,6 +1150,33 @@ long sys_mknod(struct task *t, const char *name, mode_t mode, dev_t dev)
 	return sys_mknodat(t, AT_FDCWD, name, mode, dev);
 }
 
+/*
+ * unix_bind_bsd(): kern_path_create(), then vfs_mknod() of S_IFSOCK with
+ * the socket inode's mode less the umask. What exists is EADDRINUSE.
+ */
+int vfs_mknod_socket(struct task *t, const char *name, mode_t mode, struct path *res)
+{
+	struct vfs *v = t->vfs;
+	struct path path;
+	struct dentry *d = filename_create(t, AT_FDCWD, name, &path, false);
+	int error;
+
+	if (IS_ERR(d)) {
+		error = (int)PTR_ERR(d);
+		return error == -EEXIST ? -EADDRINUSE : error;
+	}
+	mode = S_IFSOCK | (mode & S_IALLUGO & ~current_umask(t));
+	error = may_create(t, d_inode(v, path.dentry), d);
+	if (!error)
+		error = shmem_mknod(t, d_inode(v, path.dentry), d, mode, 0, NULL);
+	if (!error) {
+		*res = (struct path){ .mnt = path.mnt, .dentry = d };
+		path_get(v, res);
+	}
+	done_path_create(v, &path, d);
+	return error;
+}
+
 long sys_mkdirat(struct task *t, int dfd, const char *name, mode_t mode)
 {
 	struct vfs *v = t->vfs;

@@ -7,6 +7,7 @@
  * pread/pwrite use plain fdget() and leave f_pos alone.
  */
 #include <limits.h>
+#include <signal.h>
 
 #include "vfs/internal.h"
 
@@ -22,6 +23,21 @@ static inline bool rw_verify_area(long long pos, size_t count)
 	return pos < 0 ||
 	       (count &&
 		__builtin_add_overflow(pos, (long long)min_t(size_t, count, MAX_RW_COUNT), &end));
+}
+
+/*
+ * file_ppos(): a stream (a fifo, a socket) has no position; its f_pos is
+ * never read or written, so writers sharing it need no f_pos_lock.
+ */
+static long long file_ppos_read(struct vfs *v, struct file *f)
+{
+	return file_fmode(v, f) & FMODE_STREAM ? 0 : *file_pos(v, f);
+}
+
+static void file_ppos_write(struct vfs *v, struct file *f, long long pos)
+{
+	if (!(file_fmode(v, f) & FMODE_STREAM))
+		*file_pos(v, f) = pos;
 }
 
 static long vfs_read(struct vfs *v, struct file *f, void *buf, size_t count, long long *pos)
@@ -46,6 +62,7 @@ static long vfs_write(struct task *t, struct vfs *v, struct file *f, const void 
 		      long long *pos)
 {
 	unsigned int mode = file_fmode(v, f);
+	long ret;
 
 	if (!(mode & FMODE_WRITE))
 		return -EBADF;
@@ -60,7 +77,11 @@ static long vfs_write(struct task *t, struct vfs *v, struct file *f, const void 
 	/* __generic_file_write_iter(): a write takes setuid/setgid off. */
 	if (count)
 		remove_privs(&t->cred, file_inode(v, f));
-	return (*file_op(v, f))->write(v, f, buf, count, pos);
+	ret = (*file_op(v, f))->write(v, f, buf, count, pos);
+	/* pipe_write()'s send_sig(SIGPIPE, current, 0) */
+	if (ret == -EPIPE)
+		task_send_sig(t, SIGPIPE);
+	return ret;
 }
 
 long sys_read(struct task *t, int fd, void *buf, size_t count)
@@ -72,10 +93,10 @@ long sys_read(struct task *t, int fd, void *buf, size_t count)
 
 	if (fd < 0 || !file)
 		return -EBADF;
-	pos = *file_pos(t->vfs, file);
+	pos = file_ppos_read(t->vfs, file);
 	ret = vfs_read(t->vfs, file, buf, count, &pos);
 	if (ret >= 0) {
-		*file_pos(t->vfs, file) = pos;
+		file_ppos_write(t->vfs, file, pos);
 		if (ret > 0) /* fsnotify_access() */
 			fsnotify_parent(t->vfs, file_path(t->vfs, file)->dentry);
 	}
@@ -92,10 +113,10 @@ long sys_write(struct task *t, int fd, const void *buf, size_t count)
 
 	if (fd < 0 || !file)
 		return -EBADF;
-	pos = *file_pos(t->vfs, file);
+	pos = file_ppos_read(t->vfs, file);
 	ret = vfs_write(t, t->vfs, file, buf, count, &pos);
 	if (ret >= 0)
-		*file_pos(t->vfs, file) = pos;
+		file_ppos_write(t->vfs, file, pos);
 	fdput_pos(t, f);
 	return ret;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The in-memory filesystem's data: regular-file pages, symlink bodies and
- * fifo buffers. Models the parts of mm/shmem.c and mm/filemap.c that a
- * read or write of a tmpfs file runs, and fs/pipe.c for fifos.
+ * The in-memory filesystem's data: regular-file pages and symlink bodies.
+ * Models the parts of mm/shmem.c and mm/filemap.c that a read or write of
+ * a tmpfs file runs (fifos are vfs/pipe.c's).
  *
  * Usage:
  *  A file's pages hang off a radix tree (the page cache's xarray) rooted
@@ -194,7 +194,7 @@ static void __attribute__((constructor)) shmem_half_ram(void)
 	half_ram = vfs_phys_ram() / 2 >> SHMEM_PAGE_SHIFT;
 }
 
-static unsigned long shmem_max_pages(const struct vfs *v)
+unsigned long shmem_max_pages(const struct vfs *v)
 {
 	if (v->cfg.tmpfs_size)
 		return (v->cfg.tmpfs_size + SHMEM_PAGE_SIZE - 1) >> SHMEM_PAGE_SHIFT;
@@ -548,173 +548,6 @@ const struct file_operations shmem_dir_operations = {
 	.read = dir_read,
 	.write = dir_write,
 	.iterate_shared = true,
-};
-
-/*
- * Fifos (fs/pipe.c): per inode, 16 page-sized buffers in a ring, as
- * pipe_inode_info has them. A small write merges into the last buffer
- * when it fits there; otherwise each page of data takes a new buffer.
- * A writer with O_DIRECT (set through F_SETFL: open refuses it) writes
- * packets: a buffer each, never merged into, and a read takes at most one
- * packet, dropping what it does not read of it. Reads and writes do not
- * block here (vfslab has no wait queues in its syscall layer): an empty
- * fifo with writers gives EAGAIN, an empty one with none gives 0 (EOF), a
- * full one EAGAIN, a write with no reader EPIPE.
- */
-#define PIPE_DEF_BUFFERS 16u
-#define PIPE_PAGE_SIZE 4096u
-
-struct pipe_buffer {
-	unsigned int offset, len;
-	bool packet; /* PIPE_BUF_FLAG_PACKET; else PIPE_BUF_FLAG_CAN_MERGE */
-	unsigned char page[PIPE_PAGE_SIZE];
-};
-
-struct pipe_inode_info {
-	spinlock_t lock;
-	unsigned int readers, writers;
-	unsigned int head, tail; /* free-running: head - tail buffers in use */
-	struct pipe_buffer bufs[PIPE_DEF_BUFFERS];
-};
-
-static struct pipe_inode_info *get_pipe(struct inode *inode)
-{
-	struct pipe_inode_info *p = READ_ONCE(inode->i_pipe);
-
-	if (p)
-		return p;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return NULL;
-	spin_lock_init(&p->lock);
-	spin_lock(&inode->i_lock);
-	if (inode->i_pipe) {
-		free(p);
-		p = inode->i_pipe;
-	} else {
-		WRITE_ONCE(inode->i_pipe, p);
-	}
-	spin_unlock(&inode->i_lock);
-	return p;
-}
-
-/* Models fifo_open(); blocking opens without a peer are refused (ENXIO). */
-int fifo_open(struct inode *inode, unsigned int fmode, unsigned int flags)
-{
-	struct pipe_inode_info *p = get_pipe(inode);
-	int ret = 0;
-
-	if (!p)
-		return -ENOMEM;
-	spin_lock(&p->lock);
-	if ((fmode & (FMODE_READ | FMODE_WRITE)) == FMODE_WRITE && !p->readers)
-		ret = -ENXIO; /* O_WRONLY|O_NONBLOCK without a reader */
-	if (!ret) {
-		if (fmode & FMODE_READ)
-			p->readers++;
-		if (fmode & FMODE_WRITE)
-			p->writers++;
-	}
-	spin_unlock(&p->lock);
-	(void)flags;
-	return ret;
-}
-
-static void fifo_release(struct vfs *v, struct file *f)
-{
-	struct pipe_inode_info *p = file_inode(v, f)->i_pipe;
-	unsigned int fmode = file_fmode(v, f);
-
-	if (!p)
-		return;
-	spin_lock(&p->lock);
-	if (fmode & FMODE_READ)
-		p->readers--;
-	if (fmode & FMODE_WRITE)
-		p->writers--;
-	/* The last close frees the pipe (free_pipe_info): unread data is gone. */
-	if (!p->readers && !p->writers)
-		p->head = p->tail = 0;
-	spin_unlock(&p->lock);
-}
-
-/* Models pipe_read(). */
-static long fifo_read(struct vfs *v, struct file *f, void *buf, size_t n, long long *pos)
-{
-	struct pipe_inode_info *p = file_inode(v, f)->i_pipe;
-	size_t done = 0;
-
-	(void)pos;
-	if (!n)
-		return 0;
-	spin_lock(&p->lock);
-	while (p->head != p->tail) {
-		struct pipe_buffer *b = &p->bufs[p->tail % PIPE_DEF_BUFFERS];
-		size_t chars = min_t(size_t, b->len, n - done);
-
-		memcpy((char *)buf + done, b->page + b->offset, chars);
-		done += chars;
-		b->offset += chars;
-		b->len -= chars;
-		/* A packet is read once: what was not read of it is gone. */
-		if (b->packet) {
-			b->len = 0;
-			n = done;
-		}
-		if (!b->len)
-			p->tail++;
-		if (done == n)
-			break;
-	}
-	if (!done && p->writers)
-		done = (size_t)-EAGAIN;
-	spin_unlock(&p->lock);
-	return (long)done;
-}
-
-/* Models pipe_write(), never waiting for room. */
-static long fifo_write(struct vfs *v, struct file *f, const void *buf, size_t n, long long *pos)
-{
-	struct pipe_inode_info *p = file_inode(v, f)->i_pipe;
-	bool packet = *file_flags(v, f) & O_DIRECT;
-	size_t done = 0, chars = n % PIPE_PAGE_SIZE;
-
-	(void)pos;
-	if (!n)
-		return 0; /* pipe_write(): nothing to write, not even EPIPE */
-	spin_lock(&p->lock);
-	if (!p->readers) {
-		spin_unlock(&p->lock);
-		return -EPIPE;
-	}
-	/* Merge the odd part of a write into the last buffer if it fits. */
-	if (chars && p->head != p->tail) {
-		struct pipe_buffer *b = &p->bufs[(p->head - 1) % PIPE_DEF_BUFFERS];
-
-		if (!b->packet && b->offset + b->len + chars <= PIPE_PAGE_SIZE) {
-			memcpy(b->page + b->offset + b->len, buf, chars);
-			b->len += chars;
-			done = chars;
-		}
-	}
-	while (done < n && p->head - p->tail < PIPE_DEF_BUFFERS) {
-		struct pipe_buffer *b = &p->bufs[p->head % PIPE_DEF_BUFFERS];
-
-		b->offset = 0;
-		b->len = min_t(size_t, n - done, PIPE_PAGE_SIZE);
-		b->packet = packet;
-		memcpy(b->page, (const char *)buf + done, b->len);
-		done += b->len;
-		p->head++;
-	}
-	spin_unlock(&p->lock);
-	return done ? (long)done : -EAGAIN;
-}
-
-const struct file_operations fifo_operations = {
-	.read = fifo_read,
-	.write = fifo_write,
-	.release = fifo_release,
 };
 
 static long path_rw(struct vfs *v, struct file *f, void *buf, size_t n, long long *pos)

@@ -348,6 +348,36 @@ long sys_renameat2(struct task *t, int olddfd, const char *oldpath, int newdfd, 
 long sys_getcwd(struct task *t, char *buf, size_t size);
 long sys_getdents64(struct task *t, int fd, void *dirent, size_t count);
 
+/* fs/statfs.c, and glibc's pathconf(3) over it: 0 and *value (-1: none) */
+struct statfs;
+long sys_statfs(struct task *t, const char *path, struct statfs *buf);
+long sys_fstatfs(struct task *t, int fd, struct statfs *buf);
+long sys_pathconf(struct task *t, const char *path, int name, long *value);
+long sys_fpathconf(struct task *t, int fd, int name, long *value);
+
+/*
+ * net/unix/af_unix.c, the namespace's part: AF_UNIX SOCK_STREAM sockets
+ * that bind to a path (an S_IFSOCK inode), listen, and connect to a path
+ * (resolved, MAY_WRITE checked, ECONNREFUSED unless a socket listens
+ * there). No data moves. sys_bind() and sys_connect() are pjdfstest's: a
+ * new socket, then bind or connect to path cut to sun_path's 107 bytes;
+ * the socket stays open in the fd table.
+ */
+long sys_socket(struct task *t, int family, int type, int protocol);
+long sys_bind_path(struct task *t, int fd, const char *path);
+long sys_listen(struct task *t, int fd, int backlog);
+long sys_connect_path(struct task *t, int fd, const char *path);
+long sys_bind(struct task *t, const char *path);
+long sys_connect(struct task *t, const char *path);
+
+/*
+ * Signals a task was sent (bit n-1 for signal n: SIGPIPE after EPIPE);
+ * vfslab delivers none. Reading clears them.
+ */
+unsigned long task_sigpending(struct task *t);
+/* End every call blocked in the instance now (fifo opens, reads, writes): EINTR. */
+void vfs_kill_waiters(struct vfs *vfs);
+
 /* kernel/sys.c */
 long sys_getpid(struct task *t);
 long sys_getppid(struct task *t);

@@ -1,5 +1,6 @@
-# read, write, pread, pwrite, lseek (vfslab extensions; pjdfstest's own
-# write prints 0): offsets, O_APPEND, O_TRUNC, access modes, fifos.
+# read, write, pread, pwrite, lseek (read and lseek are vfslab's; pjdfstest's
+# write and pwrite print 0, pread the data): offsets, O_APPEND, O_TRUNC,
+# access modes, fifos.
 mkdir rw 0755
 cd rw
 

@@ -82,7 +82,7 @@ srcs() {
 	for d in lib vfs; do
 		sed -n 's|.*%D%/\([A-Za-z0-9_]*\.c\).*|'"$d"'/\1|p' "$top/$d/local.mk"
 	done
-	echo tools/fstest/extensions.c tools/fstest/output.c tools/fstest/parse.c tools/fstest/pjdfstest.c tools/fstest/run.c tools/fstest/tokenize.c tools/fstest/vfs.c tools/sys/names.c tools/sys/sys.c tools/sys/vfslab.c tools/interrupt.c
+	echo tools/fstest/extensions.c tools/fstest/jobs.c tools/fstest/output.c tools/fstest/parse.c tools/fstest/pjdfstest.c tools/fstest/run.c tools/fstest/tokenize.c tools/fstest/vfs.c tools/sys/names.c tools/sys/sys.c tools/sys/vfslab.c tools/interrupt.c
 }
 
 # All of libtools.a (tools/local.mk, tools/simrun/local.mk), vfslab's sim

@@ -13,11 +13,15 @@
  *    and dup2's target name them;
  *  - device nodes, which reach a host driver: mknod c/b only as a non-root
  *    uid, where it must fail with EPERM;
- *  - blocking: an O_RDONLY/O_WRONLY open that may meet a fifo is
- *    O_NONBLOCK, and a line that may hold a blocking fifo never reads;
+ *  - blocking on the names above: an O_RDONLY/O_WRONLY open that may
+ *    meet a fifo is O_NONBLOCK, and a line that may hold a blocking fifo
+ *    never reads;
  *  - fs.protected_*, and the host tmpfs' large folios and size: struct
  *    dt_policy;
- *  - pathconf and bind/connect, which the vfslab backend lacks.
+ *  - a socket that listens: bind makes socket inodes, connect is refused.
+ *
+ * Blocking fifo pairs (gen_fifo_pair) are the one exception to "never
+ * block": four lines of their own on a name no other line uses.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -75,6 +79,11 @@ void gen_call(struct gen *g, const char *name)
 /* ---- arguments ---- */
 
 const char *const gen_names[4] = { "a", "b", "c", "d" };
+
+const char *const gen_pc_names[8] = {
+	"_PC_NAME_MAX",	  "_PC_LINK_MAX", "_PC_ASYNC_IO", "_PC_FILESIZEBITS",
+	"_PC_2_SYMLINKS", "_PC_PATH_MAX", "_PC_PIPE_BUF", "_PC_SYMLINK_MAX",
+};
 
 void gen_path(struct gen *g, char *buf)
 {
@@ -438,6 +447,38 @@ static void gen_line(struct gen *g, bool setup)
 	}
 }
 
+/*
+ * A blocking fifo pair on "q", which only these lines name: one end opened
+ * in the background (it waits for the other), the other in the
+ * foreground, then `wait`. Both ends as the same user on a fifo anyone
+ * may open: they open or fail together, so nothing waits for long, and
+ * which runs first changes no output. Returns the lines added, or -1.
+ */
+static int gen_fifo_pair(struct gen *g, struct dt_script *s)
+{
+	static const char *const data[] = { "x", "ping", "0123456789abcdef" };
+	const char *d = GEN_PICK(g, data);
+	bool bg_reads = gen_chance(g, 50);
+	unsigned int n = 1 + gen_rnd(g, 20);
+	char who[64] = "";
+	char line[3][256];
+
+	if (g->pol->uid >= 0)
+		snprintf(who, sizeof(who), "-u %ld -g %ld ", g->pol->uid, g->pol->gid);
+	snprintf(line[0], sizeof(line[0]), "%smkfifo q 0666", who);
+	if (bg_reads) {
+		snprintf(line[1], sizeof(line[1]), "%sopen q O_RDONLY : read 0 %u &", who, n);
+		snprintf(line[2], sizeof(line[2]), "%sopen q O_WRONLY : write 0 %s", who, d);
+	} else {
+		snprintf(line[1], sizeof(line[1]), "%sopen q O_WRONLY : write 0 %s &", who, d);
+		snprintf(line[2], sizeof(line[2]), "%sopen q O_RDONLY : read 0 %u", who, n);
+	}
+	if (dt_script_add(s, line[0], 1) || dt_script_add(s, line[1], 2) ||
+	    dt_script_add(s, line[2], 2) || dt_script_add(s, "wait", 0))
+		return -1;
+	return 4;
+}
+
 int dt_generate(struct dt_script *s, uint64_t seed, size_t nlines, const struct dt_policy *pol)
 {
 	struct gen g = { .s = seed, .pol = pol };
@@ -446,6 +487,15 @@ int dt_generate(struct dt_script *s, uint64_t seed, size_t nlines, const struct 
 	size_t setup = nlines / 10 < 5 ? 5 : nlines / 10;
 
 	for (size_t i = 0; i < nlines; i++) {
+		if (i >= setup && i + 4 <= nlines && !gen_avoid(&g, DT_AVOID_FIFO) &&
+		    gen_chance(&g, 2)) {
+			int added = gen_fifo_pair(&g, s);
+
+			if (added < 0)
+				return -1;
+			i += (size_t)added - 1;
+			continue;
+		}
 		gen_line(&g, i < setup || gen_chance(&g, 7));
 		if (dt_script_add(s, g.line, g.ncalls))
 			return -1;

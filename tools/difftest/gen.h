@@ -31,6 +31,8 @@ struct gen {
 
 /* The names every path is made of: few, so that calls collide. */
 extern const char *const gen_names[4];
+/* pathconf names: those that read the path, and constants. */
+extern const char *const gen_pc_names[8];
 
 /* Does the policy steer clear of what (DT_AVOID_*)? */
 bool gen_avoid(const struct gen *g, unsigned int what);

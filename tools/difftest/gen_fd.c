@@ -71,6 +71,8 @@ enum fdop {
 	FD_FALLOCATE,
 	FD_CLOSE_RANGE,
 	FD_OPEN,
+	FD_FSTATFS,
+	FD_FPATHCONF,
 	FD_NR
 };
 
@@ -80,7 +82,8 @@ static const unsigned char fd_weight[FD_NR] = {
 	[FD_FCHOWN] = 3,    [FD_DUP] = 4,	  [FD_DUP2] = 4,       [FD_DUP3] = 2,
 	[FD_FCNTL] = 7,	    [FD_CLOSE] = 5,	  [FD_FDNUM] = 2,      [FD_GETDENTS] = 4,
 	[FD_FCHDIR] = 3,    [FD_AT] = 10,	  [FD_EMPTY_PATH] = 3, [FD_FUTIMENS] = 1,
-	[FD_FALLOCATE] = 2, [FD_CLOSE_RANGE] = 1, [FD_OPEN] = 5,
+	[FD_FALLOCATE] = 2, [FD_CLOSE_RANGE] = 1, [FD_OPEN] = 5,       [FD_FSTATFS] = 1,
+	[FD_FPATHCONF] = 2,
 };
 
 static enum fdop pick_fdop(struct gen *g)
@@ -281,6 +284,16 @@ static void fd_more(struct gen *g, enum fdop op)
 	}
 	case FD_OPEN:
 		gen_open(g);
+		break;
+	case FD_FSTATFS:
+		gen_call(g, "fstatfs");
+		gen_fd(g);
+		gen_arg(g, "type,bsize,namelen,frsize,flags");
+		break;
+	case FD_FPATHCONF:
+		gen_call(g, "fpathconf");
+		gen_fd(g);
+		gen_arg(g, "%s", GEN_PICK(g, gen_pc_names));
 		break;
 	default:
 		break;

@@ -109,6 +109,7 @@ enum nsop {
 	NS_MKDIR,
 	NS_MKFIFO,
 	NS_MKNOD,
+	NS_BIND,
 	NS_SYMLINK,
 	NS_LINK,
 	NS_RENAME,
@@ -126,6 +127,9 @@ enum nsop {
 	NS_ACCESS,
 	NS_READLINK,
 	NS_UTIMENSAT,
+	NS_CONNECT,
+	NS_STATFS,
+	NS_PATHCONF,
 	NS_NR
 };
 
@@ -134,7 +138,7 @@ static const unsigned char ns_weight[NS_NR] = {
 	[NS_LINK] = 6,	    [NS_RENAME] = 9, [NS_RENAMEAT2] = 5, [NS_UNLINK] = 6, [NS_RMDIR] = 5,
 	[NS_UNLINKAT] = 2,  [NS_CHMOD] = 7,  [NS_LCHMOD] = 1,	 [NS_CHOWN] = 5,  [NS_LCHOWN] = 2,
 	[NS_TRUNCATE] = 3,  [NS_STAT] = 8,   [NS_LSTAT] = 5,	 [NS_ACCESS] = 4, [NS_READLINK] = 3,
-	[NS_UTIMENSAT] = 2,
+	[NS_UTIMENSAT] = 2, [NS_BIND] = 3,   [NS_CONNECT] = 2,	 [NS_STATFS] = 1, [NS_PATHCONF] = 2,
 };
 
 static enum nsop pick_nsop(struct gen *g)
@@ -220,6 +224,11 @@ static void ns_make(struct gen *g, enum nsop op, bool at, const char *p)
 		}
 		gen_put_mode(g);
 		gen_arg(g, "%s", gen_chance(g, 80) ? "0 0" : "1 3");
+		break;
+	case NS_BIND:
+		/* pjdfstest's: a socket inode at p (nothing listens). */
+		gen_call(g, "bind");
+		gen_arg(g, "%s", p);
 		break;
 	case NS_SYMLINK:
 		gen_target(g, q, p);
@@ -372,6 +381,20 @@ static void ns_change(struct gen *g, enum nsop op, bool at, const char *p)
 		gen_arg(g, "%s", p);
 		if (gen_chance(g, 30))
 			gen_arg(g, "%u", gen_chance(g, 50) ? 0 : 1 + gen_rnd(g, 4));
+		break;
+	case NS_CONNECT:
+		gen_call(g, "connect");
+		gen_arg(g, "%s", p);
+		break;
+	case NS_STATFS:
+		/* Not the counts: the host's tmpfs holds other files. */
+		gen_call(g, "statfs");
+		gen_arg(g, "%s %s", p,
+			gen_chance(g, 50) ? "type,bsize,namelen" : "frsize,flags,type");
+		break;
+	case NS_PATHCONF:
+		gen_call(g, "pathconf");
+		gen_arg(g, "%s %s", p, GEN_PICK(g, gen_pc_names));
 		break;
 	case NS_UTIMENSAT:
 		gen_call(g, "utimensat");

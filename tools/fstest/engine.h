@@ -100,9 +100,18 @@ struct call {
 struct line {
 	bool is_cd;
 	const char *cd_path;
+	bool is_wait; /* `wait`: the background lines finish first */
+	bool background; /* ended in `&`: runs while later lines do */
 	struct fstest_cred cred;
 	struct call *calls;
 	int ncalls;
+	/*
+	 * A call after the first was malformed: as pjdfstest, which checks
+	 * each call's arguments just before making it, the calls before it
+	 * run and print, then (if they all succeeded) this diagnostic.
+	 */
+	bool malformed;
+	struct diag bad;
 };
 
 struct run {
@@ -132,6 +141,37 @@ long fstest_ok0(struct run *r, long res);
 long fstest_oknum(struct run *r, long res);
 
 /* ---- run.c ---- */
+
+/*
+ * Run a parsed chain on the backend in this process: 0, or 1 after a
+ * diagnostic. With @killed set (another thread sets it), an EINTR ends
+ * the chain silently, as the death of a killed pjdfstest would.
+ */
+int fstest_exec_chain(const struct fstest_backend *be, void *ctx, const struct line *ln, FILE *out,
+		      FILE *err, const char *name, unsigned long lineno, const bool *killed);
+
+/* What a forked child hands back: its stdout and stderr. */
+#define CHILD_OUT_SIZE (4U << 20)
+#define CHILD_ERR_SIZE (64U << 10)
+struct child_buf {
+	size_t out_len, err_len;
+	bool out_trunc, err_trunc;
+	char out[CHILD_OUT_SIZE];
+	char err[CHILD_ERR_SIZE];
+};
+
+/* ---- jobs.c: lines run in the background ---- */
+
+/* Start @ln (background) in a child or a thread: 0, or 1 after a diagnostic. */
+int fstest_job_start(const struct fstest_backend *be, void *ctx, const struct toks *t,
+		     const struct line *ln, FILE *err, const char *name, unsigned long lineno);
+/*
+ * Let every background line finish, for at most FSTEST_JOB_GRACE_MS in
+ * all, then kill what is still blocked; print their outputs in the order
+ * they started. Returns how many got a diagnostic.
+ */
+int fstest_jobs_wait(const struct fstest_backend *be, void *ctx, FILE *out, FILE *err);
+#define FSTEST_JOB_GRACE_MS 2000
 
 void __attribute__((format(printf, 2, 3))) fstest_diag(struct diag *d, const char *fmt, ...);
 void fstest_report(FILE *err, const char *name, unsigned long lineno, const char *msg);

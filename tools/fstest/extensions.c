@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <linux/close_range.h>
@@ -62,8 +63,7 @@ static long put_data(struct run *r, long res, const char *buf, size_t size)
 	return res;
 }
 
-/* read, and pread at offset N(2) when pos. */
-static long do_read(struct run *r, const struct call *c, bool pos)
+static long run_read(struct run *r, const struct call *c)
 {
 	size_t n = (size_t)N(1);
 	char *buf = malloc(n ? n : 1);
@@ -71,26 +71,90 @@ static long do_read(struct run *r, const struct call *c, bool pos)
 
 	if (!buf)
 		return -ENOMEM;
-	res = pos ? r->sys->pread64(r->sc, FD(0), buf, n, (off_t)N(2)) :
-		    r->sys->read(r->sc, FD(0), buf, n);
-	res = put_data(r, res, buf, n);
+	res = put_data(r, r->sys->read(r->sc, FD(0), buf, n), buf, n);
 	free(buf);
 	return res;
 }
 
-static long run_read(struct run *r, const struct call *c)
-{
-	return do_read(r, c, false);
-}
+/* pjdfstest's buffer: what one pread may print. */
+#define PJDFSTEST_PREAD_MAX 1024
 
+/*
+ * pjdfstest's pread: at most 1024 bytes, pread again until they are all
+ * read or one returns 0, then the buffer as a C string (up to its first
+ * NUL byte, unescaped).
+ */
 static long run_pread(struct run *r, const struct call *c)
 {
-	return do_read(r, c, true);
+	char buf[PJDFSTEST_PREAD_MAX + 1] = { 0 };
+	size_t count = N(1) < PJDFSTEST_PREAD_MAX ? (size_t)N(1) : PJDFSTEST_PREAD_MAX, done = 0;
+	long res;
+
+	do {
+		res = r->sys->pread64(r->sc, FD(0), buf + done, count - done,
+				      (off_t)N(2) + (off_t)done);
+		if (res < 0)
+			return res;
+		done += (size_t)res;
+	} while (res);
+	fwrite(buf, 1, strlen(buf), r->out);
+	fputc('\n', r->out);
+	return 0;
 }
 
+/* pjdfstest prints 0, not the byte count. */
 static long run_pwrite(struct run *r, const struct call *c)
 {
-	return fstest_oknum(r, r->sys->pwrite64(r->sc, FD(0), S(1), c->a[1].len, (off_t)N(2)));
+	return fstest_ok0(r, r->sys->pwrite64(r->sc, FD(0), S(1), c->a[1].len, (off_t)N(2)));
+}
+
+/* statfs's fields, comma-separated as stat's: "type,bsize,namelen". */
+static long put_statfs(struct run *r, long res, const struct statfs *s, const char *what)
+{
+	const char *sep = "";
+
+	if (res < 0)
+		return res;
+	for (const char *w = what; *w;) {
+		size_t n = strcspn(w, ",");
+
+#define F(name, fmt, val) \
+	else if (n == strlen(name) && !strncmp(w, name, n)) fprintf(r->out, "%s" fmt, sep, val);
+		if (0)
+			;
+		F("type", "0x%lx", (unsigned long)s->f_type)
+		F("bsize", "%ld", (long)s->f_bsize)
+		F("blocks", "%llu", (unsigned long long)s->f_blocks)
+		F("bfree", "%llu", (unsigned long long)s->f_bfree)
+		F("bavail", "%llu", (unsigned long long)s->f_bavail)
+		F("files", "%llu", (unsigned long long)s->f_files)
+		F("ffree", "%llu", (unsigned long long)s->f_ffree)
+		F("namelen", "%ld", (long)s->f_namelen)
+		F("frsize", "%ld", (long)s->f_frsize)
+		F("flags", "0x%lx", (unsigned long)s->f_flags)
+		else fprintf(r->out, "%sunknown", sep);
+#undef F
+		sep = ",";
+		w += n;
+		if (*w)
+			w++;
+	}
+	fputc('\n', r->out);
+	return res;
+}
+
+static long run_statfs(struct run *r, const struct call *c)
+{
+	struct statfs s;
+
+	return put_statfs(r, r->sys->statfs(r->sc, S(0), &s), &s, S(1));
+}
+
+static long run_fstatfs(struct run *r, const struct call *c)
+{
+	struct statfs s;
+
+	return put_statfs(r, r->sys->fstatfs(r->sc, FD(0), &s), &s, S(1));
 }
 
 static long run_lseek(struct run *r, const struct call *c)
@@ -429,5 +493,7 @@ const struct cmd fstest_extension_cmds[] = {
 	{ .name = "getdents", .args = "dz?", .run = run_getdents, .need = NEED(getdents64) },
 	{ .name = "futimens", .args = "dntnt", .run = run_futimens, .need = NEED(utimensat) },
 	{ .name = "fdnum", .args = "d", .run = run_fdnum },
+	{ .name = "statfs", .args = "ps", .run = run_statfs, .need = NEED(statfs) },
+	{ .name = "fstatfs", .args = "ds", .run = run_fstatfs, .need = NEED(fstatfs) },
 	{ .name = NULL },
 };

@@ -107,6 +107,18 @@ struct fstest_backend {
 	/* The calls, made on sys_ctx(ctx) between begin() and end(). */
 	const struct sys_ops *sys;
 	void *(*sys_ctx)(void *ctx);
+
+	/*
+	 * Background lines (`LINE &`) without fork_per_line: a context for
+	 * one line run on a thread of its own beside @ctx (NULL: not here),
+	 * what that thread does first and last, and a kill of every call
+	 * blocked in the backend (they return EINTR).
+	 */
+	void *(*job_ctx_new)(void *ctx);
+	void (*job_ctx_free)(void *job_ctx);
+	void (*thread_enter)(void);
+	void (*thread_exit)(void);
+	void (*kill_blocked)(void *ctx);
 };
 
 /*
@@ -142,6 +154,22 @@ int fstest_run_argv(const struct fstest_backend *be, void *ctx, int argc, char *
  * EUCLEAN, ...).  Points to static storage for the decimal case.
  */
 const char *fstest_strerror(int err);
+
+/*
+ * Set where the VFS runs on simulated CPUs (vfslab-sim): a background line
+ * would need a thread the simulator does not know, so the vfslab backend
+ * refuses them.
+ */
+extern bool fstest_one_cpu;
+
+/* Background lines (`LINE &`) started and not yet waited for? */
+bool fstest_jobs_pending(void);
+/*
+ * The end of a run of lines given one by one: wait for the background
+ * lines as `wait` does, discarding what they print (fstest_run does this
+ * itself, printing it).
+ */
+void fstest_jobs_end(const struct fstest_backend *be, void *ctx);
 
 /* What vfslab fstest was asked to do (tools/cmd_fstest.c parses it). */
 struct fstest_opts {

@@ -354,6 +354,19 @@ bool fstest_parse_line(const struct fstest_backend *be, struct toks *t, struct l
 		ln->cd_path = t->v[1].s;
 		return true;
 	}
+	if (tok_is(&t->v[0], "wait")) {
+		if (t->n != 1) {
+			fstest_diag(d, "wait: no arguments expected");
+			return false;
+		}
+		ln->is_wait = true;
+		return true;
+	}
+	/* A trailing `&` of its own: the shell's background job. */
+	if (t->n > 1 && tok_is(&t->v[t->n - 1], "&")) {
+		ln->background = true;
+		free(t->v[--t->n].s);
+	}
 	i = parse_options(t, &ln->cred, d);
 	if (i < 0)
 		return false;
@@ -378,8 +391,13 @@ bool fstest_parse_line(const struct fstest_backend *be, struct toks *t, struct l
 			fstest_diag(d, "empty call %s ':'", i == t->n ? "after" : "before");
 			return false;
 		}
-		if (!parse_call(be, t, i, end, nfds, &ln->calls[ln->ncalls], d))
-			return false;
+		if (!parse_call(be, t, i, end, nfds, &ln->calls[ln->ncalls], d)) {
+			if (!ln->ncalls)
+				return false;
+			ln->malformed = true;
+			ln->bad = *d;
+			return true;
+		}
 		if (ln->calls[ln->ncalls].adds_fd)
 			nfds++;
 		ln->ncalls++;

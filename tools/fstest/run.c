@@ -5,11 +5,12 @@
  *
  * A line is parsed and checked completely before anything runs (syntax,
  * argument counts, numbers, flag names, descriptor indexes, backend
- * support), so a malformed line prints nothing on stdout.  Then, like one
- * run of pjdfstest's binary, the chain runs call by call: each success
- * prints its line, the first failure prints its errno name and ends the
- * chain.
-
+ * support).  Then, like one run of pjdfstest's binary, the chain runs call
+ * by call: each success prints its line, the first failure prints its
+ * errno name and ends the chain.  A malformed call prints nothing, but as
+ * in pjdfstest, which checks a call's arguments only when it gets to it,
+ * the calls before it run first.  A line ending in `&` runs in the
+ * background (tools/fstest/jobs.c), as pjdfstest's scripts use the shell's.
  */
 /* Before any libc header: O_PATH, AT_*, RENAME_*, asprintf. */
 #ifndef _GNU_SOURCE
@@ -27,10 +28,6 @@
 
 #include "tools/fstest/engine.h"
 #include "tools/interrupt.h"
-
-/* What a forked child can hand back per line. */
-#define CHILD_OUT_SIZE (4U << 20)
-#define CHILD_ERR_SIZE (64U << 10)
 
 void fstest_diag(struct diag *d, const char *fmt, ...)
 {
@@ -63,13 +60,12 @@ long fstest_oknum(struct run *r, long res)
 	return res;
 }
 
-/* Run a parsed chain in the current process.  Returns 0, or 1 on trouble. */
-static int exec_chain(const struct fstest_backend *be, void *ctx, const struct line *ln, FILE *out,
-		      FILE *err, const char *name, unsigned long lineno)
+int fstest_exec_chain(const struct fstest_backend *be, void *ctx, const struct line *ln, FILE *out,
+		      FILE *err, const char *name, unsigned long lineno, const bool *killed)
 {
 	struct run r = { .sys = be->sys, .sc = be->sys_ctx(ctx), .out = out };
 	char msg[128];
-	int res;
+	int res, i;
 
 	r.fds = calloc((size_t)ln->ncalls, sizeof(*r.fds));
 	if (!r.fds) {
@@ -83,11 +79,14 @@ static int exec_chain(const struct fstest_backend *be, void *ctx, const struct l
 		free(r.fds);
 		return 1;
 	}
-	for (int i = 0; i < ln->ncalls; i++) {
+	for (i = 0; i < ln->ncalls && !(killed && __atomic_load_n(killed, __ATOMIC_ACQUIRE)); i++) {
 		const struct call *c = &ln->calls[i];
 		long ret = c->cmd->run(&r, c);
 
 		if (ret < 0) {
+			/* A killed process prints nothing for the call it died in. */
+			if (ret == -EINTR && killed && __atomic_load_n(killed, __ATOMIC_ACQUIRE))
+				break;
 			/* Like pjdfstest: print the error, run nothing more. */
 			fprintf(out, "%s\n", fstest_strerror(ret < -INT_MAX ? INT_MAX : (int)-ret));
 			break;
@@ -97,15 +96,12 @@ static int exec_chain(const struct fstest_backend *be, void *ctx, const struct l
 	}
 	be->end(ctx);
 	free(r.fds);
+	if (ln->malformed && i == ln->ncalls) {
+		fstest_report(err, name, lineno, ln->bad.msg);
+		return 1;
+	}
 	return 0;
 }
-
-struct child_buf {
-	size_t out_len, err_len;
-	bool out_trunc, err_trunc;
-	char out[CHILD_OUT_SIZE];
-	char err[CHILD_ERR_SIZE];
-};
 
 static size_t child_stream_done(FILE *f, bool *trunc)
 {
@@ -151,7 +147,7 @@ static int fork_chain(const struct fstest_backend *be, void *ctx, const struct l
 			_exit(2);
 		/* A write to a pipe nobody reads is EPIPE, not death. */
 		signal(SIGPIPE, SIG_IGN);
-		rc = exec_chain(be, ctx, ln, o, e, name, lineno);
+		rc = fstest_exec_chain(be, ctx, ln, o, e, name, lineno, NULL);
 		cb->out_len = child_stream_done(o, &cb->out_trunc);
 		cb->err_len = child_stream_done(e, &cb->err_trunc);
 		_exit(rc);
@@ -202,6 +198,15 @@ static int run_tokens(const struct fstest_backend *be, void *ctx, struct toks *t
 		free(ln.calls);
 		return 1;
 	}
+	if (ln.is_wait) {
+		free(ln.calls);
+		return fstest_jobs_wait(be, ctx, out, err) ? 1 : 0;
+	}
+	if (ln.background) {
+		rc = fstest_job_start(be, ctx, t, &ln, err, name, lineno);
+		free(ln.calls);
+		return rc;
+	}
 	if (ln.is_cd) {
 		rc = be->cd(ctx, ln.cd_path);
 		if (rc < 0) {
@@ -215,7 +220,7 @@ static int run_tokens(const struct fstest_backend *be, void *ctx, struct toks *t
 	if (be->fork_per_line) {
 		rc = fork_chain(be, ctx, &ln, out, err, name, lineno);
 	} else {
-		rc = exec_chain(be, ctx, &ln, out, err, name, lineno);
+		rc = fstest_exec_chain(be, ctx, &ln, out, err, name, lineno, NULL);
 		/* Should the VFS crash, what it printed so far is kept. */
 		fflush(out);
 	}
@@ -255,6 +260,7 @@ int fstest_run_argv(const struct fstest_backend *be, void *ctx, int argc, char *
 		goto out;
 	}
 	rc = run_tokens(be, ctx, &t, out, err, "fstest", 0);
+	rc |= fstest_jobs_wait(be, ctx, out, err) ? 1 : 0;
 out:
 	fstest_toks_free(&t);
 	return rc;
@@ -273,6 +279,8 @@ int fstest_run(const struct fstest_backend *be, void *ctx, FILE *in, FILE *out, 
 		bad += fstest_run_line(be, ctx, line, out, err, name, lineno);
 	}
 	free(line);
+	/* The script is over: its background lines end too (killed if blocked). */
+	bad += fstest_jobs_wait(be, ctx, out, err);
 	if (intr_pending()) {
 		fflush(out);
 		fprintf(err,

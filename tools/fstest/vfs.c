@@ -120,6 +120,34 @@ static void *vb_sys_ctx(void *ctx)
 	return &CTX(ctx)->sys;
 }
 
+/* A background line's own: the same VFS and shell, a task of its own. */
+static void *vb_job_ctx_new(void *ctx)
+{
+	struct fstest_vfs *fv = CTX(ctx), *job;
+
+	/* The shell's lines share one task: nothing to run beside it. */
+	if (fv->persistent || fstest_one_cpu)
+		return NULL;
+	job = calloc(1, sizeof(*job));
+	if (!job)
+		return NULL;
+	job->vfs = fv->vfs;
+	job->shell = fv->shell;
+	job->sys = fv->sys;
+	job->sys.task = NULL;
+	return job;
+}
+
+static void vb_job_ctx_free(void *job)
+{
+	free(job);
+}
+
+static void vb_kill_blocked(void *ctx)
+{
+	vfs_kill_waiters(CTX(ctx)->vfs);
+}
+
 const struct fstest_backend fstest_vfs_backend = {
 	.name = "vfslab",
 	.fork_per_line = false,
@@ -128,4 +156,9 @@ const struct fstest_backend fstest_vfs_backend = {
 	.cd = vb_cd,
 	.sys = &sys_ops_vfslab,
 	.sys_ctx = vb_sys_ctx,
+	.job_ctx_new = vb_job_ctx_new,
+	.job_ctx_free = vb_job_ctx_free,
+	.thread_enter = vfs_thread_enter,
+	.thread_exit = vfs_thread_exit,
+	.kill_blocked = vb_kill_blocked,
 };

@@ -12,6 +12,7 @@
 
 #include "lib/arch.h"
 #include "tools/cmd.h"
+#include "tools/fstest/fstest.h"
 #include "tools/sim/sim.h"
 
 static struct {
@@ -81,6 +82,7 @@ int main(int argc, char **argv)
 	}
 	job.argc = argc;
 	job.argv = argv;
+	fstest_one_cpu = true;
 	sim_run(job_fn, args);
 	sim_teardown();
 	return job.ret;

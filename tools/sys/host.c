@@ -55,6 +55,7 @@ static long sysret(long r)
 #define L_DEV(a) , (long)(unsigned int)(a)
 #define L_TIMES(a) , (long)(a)
 #define L_LONGP(a) , (long)(a)
+#define L_STATFS(a) , (long)(a)
 
 #define SYSCALL_RAW(name, n, ...)                                    \
 	static long h_##name(void *ctx SYS_PARAMS(n, __VA_ARGS__))   \

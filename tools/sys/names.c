@@ -161,7 +161,18 @@ const struct sys_name sys_falloc_flags[] = {
 };
 
 const struct sys_name sys_pathconf_names[] = {
-	N(_PC_LINK_MAX), N(_PC_NAME_MAX), N(_PC_PATH_MAX), N(_PC_SYMLINK_MAX), END,
+	/* pjdfstest's four first, then the rest of glibc's */
+	N(_PC_LINK_MAX),	  N(_PC_NAME_MAX),
+	N(_PC_PATH_MAX),	  N(_PC_SYMLINK_MAX),
+	N(_PC_MAX_CANON),	  N(_PC_MAX_INPUT),
+	N(_PC_PIPE_BUF),	  N(_PC_CHOWN_RESTRICTED),
+	N(_PC_NO_TRUNC),	  N(_PC_VDISABLE),
+	N(_PC_SYNC_IO),		  N(_PC_ASYNC_IO),
+	N(_PC_PRIO_IO),		  N(_PC_SOCK_MAXBUF),
+	N(_PC_FILESIZEBITS),	  N(_PC_REC_INCR_XFER_SIZE),
+	N(_PC_REC_MAX_XFER_SIZE), N(_PC_REC_MIN_XFER_SIZE),
+	N(_PC_REC_XFER_ALIGN),	  N(_PC_ALLOC_SIZE_MIN),
+	N(_PC_2_SYMLINKS),	  END,
 };
 
 const struct sys_name sys_clone_flags[] = {

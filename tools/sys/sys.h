@@ -17,6 +17,7 @@
 #include <time.h>
 
 struct task;
+struct statfs;
 
 /* The C type of each argument kind. */
 #define SYS_T_PATH const char *
@@ -37,6 +38,7 @@ struct task;
 #define SYS_T_DEV dev_t
 #define SYS_T_TIMES const struct timespec *
 #define SYS_T_LONGP long *
+#define SYS_T_STATFS struct statfs *
 
 /* ", type arg" for each (kind, arg) pair: a parameter list after the ctx. */
 #define SYS_PARAMS(n, ...) SYS_PARAMS##n(__VA_ARGS__)
@@ -91,7 +93,7 @@ enum sys_nr {
 	SYS_NR_COUNT
 };
 
-/* Does ops implement call nr (vfslab has no bind, pathconf, xattrs)? */
+/* Does ops implement call nr (vfslab has no xattrs)? */
 bool sys_ops_has(const struct sys_ops *ops, enum sys_nr nr);
 
 /*

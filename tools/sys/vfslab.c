@@ -29,6 +29,7 @@
 #define FAULT_DEV(a)
 #define FAULT_TIMES(a)
 #define FAULT_LONGP(a)
+#define FAULT_STATFS(a)
 
 #define SYS_VFS_DEF(name, n, ...)                                    \
 	static long v_##name(void *ctx SYS_PARAMS(n, __VA_ARGS__))   \
