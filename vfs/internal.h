@@ -487,7 +487,7 @@ void inode_fill_stat(const struct inode *inode, struct stat *st);
 long shmem_read(struct inode *inode, void *buf, size_t count, long long pos);
 long shmem_write(struct inode *inode, const void *buf, size_t count, long long pos);
 int shmem_setsize(struct inode *inode, long long size);
-int shmem_fallocate(struct inode *inode, long long off, long long len);
+int shmem_fallocate(const struct cred *cred, struct inode *inode, long long off, long long len);
 long long shmem_seek_hole_data(struct inode *inode, long long offset, int whence);
 void shmem_evict(struct inode *inode);
 int shmem_symlink_body(struct inode *inode, const char *target);

@@ -425,8 +425,7 @@ long sys_fallocate(struct task *t, int fd, int mode, off_t offset, off_t len)
 		err = -EFBIG;
 	else {
 		inode_lock(inode);
-		remove_privs(&t->cred, inode); /* file_modified() */
-		err = shmem_fallocate(inode, offset, len);
+		err = shmem_fallocate(&t->cred, inode, offset, len);
 		if (!err && !(mode & FALLOC_FL_KEEP_SIZE) && end > READ_ONCE(inode->i_size)) {
 			spin_lock(&inode->i_lock);
 			WRITE_ONCE(inode->i_size, end);

@@ -297,16 +297,19 @@ static void shmem_truncate_pages(struct inode *inode, unsigned long first, unsig
  * not uptodate (a hole to SEEK_DATA); one an earlier fallocate() left so
  * is initialized now (SGP_FALLOC's clear), and becomes data. A range
  * bigger than the filesystem is ENOSPC at once; running out of room on
- * the way, the new pages of this call go again. inode_lock held.
+ * the way, the new pages of this call go again. file_modified() comes
+ * after the first check, as in the kernel. inode_lock held.
  */
-int shmem_fallocate(struct inode *inode, long long off, long long len)
+int shmem_fallocate(const struct cred *cred, struct inode *inode, long long off, long long len)
 {
 	unsigned long first = off >> SHMEM_PAGE_SHIFT;
 	unsigned long end = ((unsigned long long)off + len + SHMEM_PAGE_SIZE - 1) >>
 			    SHMEM_PAGE_SHIFT;
 
+	/* A range that can never fit fails before file_modified(): setuid stays. */
 	if (end - first > shmem_max_pages(inode->i_sb))
-		return -ENOSPC; /* "avoid a swapstorm if len is impossible to satisfy" */
+		return -ENOSPC;
+	remove_privs(cred, inode);
 	for (unsigned long i = first; i < end; i++) {
 		struct shmem_page *pg = page_lookup(inode, i);
 
