@@ -32,12 +32,38 @@ static void tab_free(struct coh_line *t, uint64_t n)
 		munmap(t, n * sizeof(struct coh_line));
 }
 
+/* c->dist and c->at_dist, from c->place. */
+static int dist_init(struct coh *c)
+{
+	unsigned int n = c->ncpus;
+
+	c->words = (n + 63) / 64;
+	c->dist = malloc((size_t)n * n);
+	c->at_dist = calloc((size_t)n * SIM_DIST_NR * c->words, sizeof(*c->at_dist));
+	if (!c->dist || !c->at_dist)
+		return -1;
+	for (unsigned int a = 0; a < n; a++) {
+		uint64_t *m = c->at_dist + (size_t)a * SIM_DIST_NR * c->words;
+
+		for (unsigned int b = 0; b < n; b++) {
+			enum sim_dist d = sim_place_dist(&c->place[a], &c->place[b]);
+
+			c->dist[(size_t)a * n + b] = (uint8_t)d;
+			if (b != a)
+				m[d * c->words + b / 64] |= 1ull << (b % 64);
+		}
+	}
+	return 0;
+}
+
 int coh_init(struct coh *c, const struct sim_profile *p, unsigned int ncpus)
 {
 	memset(c, 0, sizeof(*c));
 	c->ncpus = ncpus;
 	for (unsigned int i = 0; i < ncpus; i++)
 		sim_profile_place(p, i, &c->place[i]);
+	if (dist_init(c))
+		return -1;
 	for (int d = 0; d < SIM_DIST_NR; d++)
 		c->xfer_ps[d] = ns_to_ps(p->xfer_ns[d]);
 	c->llc_ps = ns_to_ps(p->llc_ns);
@@ -88,6 +114,10 @@ void coh_fini(struct coh *c)
 	coh_stats_reset(c, false);
 	tab_free(c->tab, c->mask + 1);
 	c->tab = NULL;
+	free(c->dist);
+	free(c->at_dist);
+	c->dist = NULL;
+	c->at_dist = NULL;
 }
 
 static uint64_t slot_of(const struct coh *c, uint64_t key)
@@ -173,8 +203,11 @@ struct coh_stats *coh_stats_get(struct coh_line *l)
 
 static uint64_t dist_ps(const struct coh *c, unsigned int a, unsigned int b)
 {
-	return c->xfer_ps[sim_place_dist(&c->place[a], &c->place[b])];
+	return c->xfer_ps[c->dist[(size_t)a * c->ncpus + b]];
 }
+
+/* Above this many sharers, look distances up by level rather than by sharer. */
+#define COH_SCAN_SHARERS 8
 
 /* The nearest and the farthest sharer other than @cpu, as transfer costs. */
 static void sharer_span(const struct coh *c, const struct coh_line *l, unsigned int cpu,
@@ -182,7 +215,25 @@ static void sharer_span(const struct coh *c, const struct coh_line *l, unsigned 
 {
 	*nearest = UINT64_MAX;
 	*farthest = 0;
-	for (unsigned int w = 0; w < SIM_SHARER_WORDS; w++) {
+	if (l->nsharers > COH_SCAN_SHARERS) {
+		/* Which distances have a sharer: a few words per level, whatever their number. */
+		const uint64_t *m = c->at_dist + (size_t)cpu * SIM_DIST_NR * c->words;
+
+		for (int d = 0; d < SIM_DIST_NR; d++, m += c->words) {
+			unsigned int w = 0;
+
+			while (w < c->words && !(l->sharers[w] & m[w]))
+				w++;
+			if (w == c->words)
+				continue;
+			if (c->xfer_ps[d] < *nearest)
+				*nearest = c->xfer_ps[d];
+			if (c->xfer_ps[d] > *farthest)
+				*farthest = c->xfer_ps[d];
+		}
+		return;
+	}
+	for (unsigned int w = 0; w < c->words; w++) {
 		for (uint64_t m = l->sharers[w]; m; m &= m - 1) {
 			unsigned int s = w * 64 + __builtin_ctzll(m);
 			uint64_t d;

@@ -71,6 +71,14 @@ struct coh {
 	uint32_t next_id;
 	unsigned int ncpus;
 	struct sim_place place[SIM_MAX_CPUS];
+	/*
+	 * Distances precomputed, so that a miss costs the same at 512 CPUs
+	 * as at 64: every pair's enum sim_dist (ncpus x ncpus), and for each
+	 * CPU and distance the other CPUs that far (bitmaps of @words words).
+	 */
+	uint8_t *dist;
+	uint64_t *at_dist;
+	unsigned int words;
 	uint64_t xfer_ps[SIM_DIST_NR];
 	uint64_t llc_ps, mem_ps, atomic_ps;
 	unsigned int upgrade_pm; /* an upgrade's cost, per mille of a transfer */
