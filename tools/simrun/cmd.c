@@ -151,28 +151,48 @@ static double now_s(void)
 
 /*
  * The simulator's own speed, which depends on this machine and so is not
- * part of the (deterministic) output: on standard error, once per command.
+ * part of the (deterministic) result: after each table, in the JSON, and
+ * on standard error once per command.
  */
-static struct {
-	uint64_t accesses, ops;
-	double host_s;
-} speed;
+static struct sim_speed speed;
 
-static void speed_add(const struct sim_result *r)
+static void speed_add(struct sim_speed *sum, const struct sim_speed *x)
 {
-	speed.accesses += r->accesses;
-	speed.ops += r->ops;
-	speed.host_s += r->host_s;
+	sum->accesses += x->accesses;
+	sum->ops += x->ops;
+	sum->s += x->s;
+}
+
+static double speed_acc_per_s(const struct sim_speed *x)
+{
+	return x->s ? x->accesses / x->s : 0;
+}
+
+static double speed_us_per_op(const struct sim_speed *x)
+{
+	return x->ops ? x->s * 1e6 / x->ops : 0;
+}
+
+static void speed_print(FILE *f, const char *prefix, const struct sim_speed *x)
+{
+	fprintf(f,
+		"%s%.1f M simulated accesses/s, %.2f us of host time per simulated operation "
+		"(%.2f s in all)\n",
+		prefix, speed_acc_per_s(x) / 1e6, speed_us_per_op(x), x->s);
+}
+
+static json_t *speed_json(const struct sim_speed *x)
+{
+	return json_pack("{s:o,s:o,s:o,s:I,s:I}", "host_s", out_json_num(x->s, 3), "accesses_per_s",
+			 out_json_num(speed_acc_per_s(x), 0), "host_us_per_op",
+			 out_json_num(speed_us_per_op(x), 3), "accesses", (json_int_t)x->accesses,
+			 "ops", (json_int_t)x->ops);
 }
 
 static void speed_report(void)
 {
-	if (!speed.host_s || !speed.ops)
-		return;
-	fprintf(stderr,
-		"vfslab sim: %.1f M simulated accesses/s, %.2f us of host time per simulated "
-		"operation (%.1f s in all)\n",
-		speed.accesses / speed.host_s / 1e6, speed.host_s * 1e6 / speed.ops, speed.host_s);
+	if (speed.s && speed.ops)
+		speed_print(stderr, "vfslab sim: ", &speed);
 }
 
 /* Add run @x into the sum @r (the perturbed runs of one point). */
@@ -256,7 +276,10 @@ static int run_point(struct sim_cli *c, const struct sim_profile *p, int k, int 
 		if (c->progress)
 			fprintf(stderr, " %.1f s, %llu switches\n", now_s() - t0,
 				(unsigned long long)x->switches);
-		speed_add(x);
+		x->speed = (struct sim_speed){ x->accesses, x->ops, x->host_s };
+		speed_add(&speed, &x->speed);
+		if (seed)
+			speed_add(&r->speed, &x->speed);
 		rate[seed] = x->br.median;
 		if (seed) {
 			/* ops and accesses stay the first run's: its c2c report divides by them. */
@@ -407,6 +430,13 @@ static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		"(the whole run, set-up included) per measured operation; KiB touched: every\n"
 		"line any CPU touched (caches are not finite in the model: compare with a private L2).\n",
 		o->sides[0].label);
+	{
+		struct sim_speed sum = { 0 };
+
+		for (int i = 0; i < nr; i++)
+			speed_add(&sum, &res[i].speed);
+		speed_print(f, "simulator speed (this machine's, not part of the result): ", &sum);
+	}
 	for (int i = 0; i < nr; i++)
 		if (res[i].br.errors)
 			fprintf(f, "warning: %s, %d CPUs: %lu failed calls (last: %s)\n",
@@ -438,6 +468,7 @@ static void json(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		 const struct sim_result *res, int nr)
 {
 	json_t *root = json_object(), *coh = json_array();
+	struct sim_speed sum = { 0 };
 
 	json_object_set_new(root, "simulated", json_true());
 	out_json_set_name(root, "profile", p->name);
@@ -461,9 +492,12 @@ static void json(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		json_object_set_new(row, "sb_stalls_per_op", out_json_num(r->sb_stalls_per_op, 6));
 		json_object_set_new(row, "accesses", json_integer((json_int_t)r->accesses));
 		json_object_set_new(row, "contention", c2c_json(&r->c2c, r->ops));
+		json_object_set_new(row, "simulator_speed", speed_json(&r->speed));
 		json_array_append_new(coh, row);
+		speed_add(&sum, &r->speed);
 	}
 	json_object_set_new(root, "coherence", coh);
+	json_object_set_new(root, "simulator_speed", speed_json(&sum));
 	if (c->scenario)
 		json_object_set_new(root, "scenario", scenario_json(c, res, nr));
 	out_json_dump(f, root);
@@ -742,6 +776,7 @@ static int all_scenarios(struct sim_cli *c, bool c2c)
 			       direction(w->predicted, w->published));
 		}
 	}
+	speed_print(stdout, "simulator speed (this machine's, not part of the result): ", &speed);
 	if (ret) {
 		char what[64];
 
