@@ -11,7 +11,7 @@
 #include "lib/compiler.h"
 #include "tools/sim/coherence.h"
 
-#define COH_MIN_SHIFT 16
+#define COH_MIN_SHIFT 12
 
 static uint64_t ns_to_ps(double ns)
 {

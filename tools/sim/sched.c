@@ -75,45 +75,73 @@ static bool before(const struct sim_vcpu *a, const struct sim_vcpu *b)
 	return a->clock < b->clock || (a->clock == b->clock && a->id < b->id);
 }
 
+static bool ent_before(const struct sim_heap_ent *a, const struct sim_heap_ent *b)
+{
+	return a->clock < b->clock || (a->clock == b->clock && a->id < b->id);
+}
+
+static struct sim_vcpu *heap_top(void)
+{
+	return &sim.vcpus[sim.heap[0].id];
+}
+
 static void heap_push(struct sim_vcpu *v)
 {
+	struct sim_heap_ent e = { v->clock, v->id };
 	unsigned int i = sim.heap_n++;
 
 	while (i) {
 		unsigned int p = (i - 1) / 2;
 
-		if (!before(v, sim.heap[p]))
+		if (!ent_before(&e, &sim.heap[p]))
 			break;
 		sim.heap[i] = sim.heap[p];
 		i = p;
 	}
-	sim.heap[i] = v;
+	sim.heap[i] = e;
+}
+
+/* Put @e at the root and sift it down to its place. */
+static void heap_sift_root(struct sim_heap_ent e)
+{
+	struct sim_heap_ent *h = sim.heap;
+	unsigned int i = 0, n = sim.heap_n;
+
+	for (;;) {
+		unsigned int l = 2 * i + 1, m;
+
+		if (l >= n)
+			break;
+		m = l + 1 < n && ent_before(&h[l + 1], &h[l]) ? l + 1 : l;
+		if (!ent_before(&h[m], &e))
+			break;
+		h[i] = h[m];
+		i = m;
+	}
+	h[i] = e;
 }
 
 static struct sim_vcpu *heap_pop(void)
 {
-	struct sim_vcpu *top = sim.heap[0], *last = sim.heap[--sim.heap_n];
-	unsigned int i = 0;
+	struct sim_vcpu *top = heap_top();
 
-	for (;;) {
-		unsigned int l = 2 * i + 1, m = i;
+	if (--sim.heap_n)
+		heap_sift_root(sim.heap[sim.heap_n]);
+	return top;
+}
 
-		if (l >= sim.heap_n)
-			break;
-		m = l + 1 < sim.heap_n && before(sim.heap[l + 1], sim.heap[l]) ? l + 1 : l;
-		if (!before(sim.heap[m], last))
-			break;
-		sim.heap[i] = sim.heap[m];
-		i = m;
-	}
-	if (sim.heap_n)
-		sim.heap[i] = last;
+/* Pop the lowest and push @v in one pass (the common switch). */
+static struct sim_vcpu *heap_replace(struct sim_vcpu *v)
+{
+	struct sim_vcpu *top = heap_top();
+
+	heap_sift_root((struct sim_heap_ent){ v->clock, v->id });
 	return top;
 }
 
 static void set_limit(void)
 {
-	sim.limit = sim.heap_n ? sim.heap[0]->clock : UINT64_MAX;
+	sim.limit = sim.heap_n ? sim.heap[0].clock : UINT64_MAX;
 }
 
 static void ctx_switch(struct sim_vcpu *from, void **save, struct sim_vcpu *to)
@@ -146,13 +174,12 @@ void sim_resched(void)
 {
 	struct sim_vcpu *cur = sim_self, *next;
 
-	if (!sim.heap_n || before(cur, sim.heap[0])) {
+	if (!sim.heap_n || before(cur, heap_top())) {
 		set_limit();
 		return;
 	}
-	next = heap_pop();
 	cur->state = SIM_READY;
-	heap_push(cur);
+	next = heap_replace(cur);
 	switch_to(cur, next);
 }
 
@@ -271,8 +298,8 @@ static void wake_line(uint64_t line, uint64_t when)
 	}
 	free(q->e);
 	*q = W.q[--W.n];
-	if (sim.heap_n && sim.heap[0]->clock < sim.limit)
-		sim.limit = sim.heap[0]->clock;
+	if (sim.heap_n && sim.heap[0].clock < sim.limit)
+		sim.limit = sim.heap[0].clock;
 }
 
 void sim_park(void)

@@ -91,7 +91,15 @@ struct sim {
 	struct sim_vcpu *vcpus;
 	unsigned int nr; /* vCPUs in this run */
 	unsigned int live; /* not yet done */
-	struct sim_vcpu **heap; /* the runnable ones, lowest (clock, id) first */
+	/*
+	 * The runnable ones, lowest (clock, id) first: their keys inline (a
+	 * queued vCPU's clock does not change), so that sifting touches only
+	 * the heap, not the vCPUs.
+	 */
+	struct sim_heap_ent {
+		uint64_t clock;
+		uint32_t id;
+	} * heap;
 	unsigned int heap_n;
 	uint64_t limit; /* the running vCPU yields once past this */
 	uint64_t syscall_ps, pause_ps, fence_ps;
