@@ -19,14 +19,10 @@
 
 #include "tools/sim/sim.h"
 
-struct block {
-	uintptr_t pc;
-	uint32_t n;
-};
+struct sim_block *sim_block_tab;
+uintptr_t sim_block_mask;
 
 static struct {
-	struct block *tab;
-	uintptr_t mask;
 	size_t nr;
 	bool loaded;
 	char path[PATH_MAX + 16];
@@ -35,11 +31,6 @@ static struct {
 
 /* The end of the program's text (the linker defines it). */
 extern char etext[];
-
-static uintptr_t slot(uintptr_t pc)
-{
-	return (pc * 0x9e3779b97f4a7c15ull >> 17) & B.mask;
-}
 
 static int exe_base(struct dl_phdr_info *info, size_t size, void *ctx)
 {
@@ -52,11 +43,11 @@ static int insert(uintptr_t pc, uint32_t n)
 {
 	uintptr_t s;
 
-	for (s = slot(pc); B.tab[s].pc; s = (s + 1) & B.mask)
-		if (B.tab[s].pc == pc)
+	for (s = sim_block_slot(pc); sim_block_tab[s].pc; s = (s + 1) & sim_block_mask)
+		if (sim_block_tab[s].pc == pc)
 			return -1;
-	B.tab[s].pc = pc;
-	B.tab[s].n = n;
+	sim_block_tab[s].pc = pc;
+	sim_block_tab[s].n = n;
 	B.nr++;
 	return 0;
 }
@@ -97,13 +88,13 @@ int sim_blocks_load(char *err, size_t errlen)
 		lines++;
 	while (cap < 2 * lines + 2)
 		cap <<= 1;
-	B.tab = calloc(cap, sizeof(*B.tab));
-	if (!B.tab) {
+	sim_block_tab = calloc(cap, sizeof(*sim_block_tab));
+	if (!sim_block_tab) {
 		fclose(f);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	B.mask = cap - 1;
+	sim_block_mask = cap - 1;
 	dl_iterate_phdr(exe_base, &base);
 	text_end = (uintptr_t)etext;
 	rewind(f);
@@ -140,20 +131,14 @@ int sim_blocks_load(char *err, size_t errlen)
 	return 0;
 }
 
-uint32_t sim_block_instrs(uintptr_t pc)
+/*
+ * Not in the table: a build whose table is stale. Count the block as one
+ * instruction and say so at the end.
+ */
+uint32_t sim_block_unknown(void)
 {
-	for (uintptr_t s = slot(pc);; s = (s + 1) & B.mask) {
-		if (B.tab[s].pc == pc)
-			return B.tab[s].n;
-		if (!B.tab[s].pc) {
-			/*
-			 * Not in the table: a build whose table is stale. Count
-			 * the block as one instruction and say so at the end.
-			 */
-			B.unknown++;
-			return 1;
-		}
-	}
+	B.unknown++;
+	return 1;
 }
 
 uint64_t sim_blocks_unknown(void)

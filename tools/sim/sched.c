@@ -433,6 +433,10 @@ int sim_setup(const struct sim_profile *p, unsigned int nr)
 	sim.fence_ps = (uint64_t)(p->atomic_ns * 1000 + 0.5);
 	/* With company, each CPU's own work runs at the profile's co-run speed. */
 	sim.instr_fs = (uint64_t)(p->cpi / p->ghz / (nr > 1 ? p->corun_speed : 1) * 1e6 + 0.5);
+	for (unsigned int n = 0; n < SIM_INSTR_TAB; n++) {
+		sim.instr_cost[n].ps = n * sim.instr_fs / 1000;
+		sim.instr_cost[n].fs = n * sim.instr_fs % 1000;
+	}
 	sim.sb_depth = p->store_buffer < SIM_SB_MAX ? p->store_buffer : SIM_SB_MAX;
 	sim.copy_mlp = p->copy_mlp >= 1 ? p->copy_mlp : 1;
 	sim.fill_buffers = (unsigned int)(sim.copy_mlp + 0.5);

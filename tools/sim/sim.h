@@ -31,6 +31,8 @@ struct rcu_head;
 /* The deepest store buffer a profile may have. */
 #define SIM_SB_MAX 256
 #define SIM_MLP_MAX 64 /* profile.c bounds copy_mlp so */
+/* Blocks shorter than this take their cost from a table (sim.instr_cost). */
+#define SIM_INSTR_TAB 128
 
 enum sim_state { SIM_READY, SIM_RUNNING, SIM_BLOCKED, SIM_PARKED, SIM_DONE };
 
@@ -104,6 +106,10 @@ struct sim {
 	uint64_t limit; /* the running vCPU yields once past this */
 	uint64_t syscall_ps, pause_ps, fence_ps;
 	uint64_t instr_fs; /* one instruction: cpi / ghz */
+	/* n instructions, for a block's n: n * instr_fs split into ps and fs. */
+	struct {
+		uint64_t ps, fs;
+	} instr_cost[SIM_INSTR_TAB];
 	uint64_t jitter_ps; /* a miss costs up to this much more; 0: none */
 	unsigned int sb_depth;
 	double copy_mlp; /* a copy's misses in flight at once (profile.h) */
@@ -196,8 +202,33 @@ bool sim_arena_object(uintptr_t p, uintptr_t *base, size_t *size, const char **t
 void __sanitizer_cov_trace_pc(void);
 const char *sim_blocks_path(void);
 int sim_blocks_load(char *err, size_t errlen);
-uint32_t sim_block_instrs(uintptr_t pc);
 uint64_t sim_blocks_unknown(void);
+/* Count a block the table lacks; 1, its count. */
+uint32_t sim_block_unknown(void);
+
+/* Open addressing by code address, looked up for every block that runs. */
+struct sim_block {
+	uintptr_t pc;
+	uint32_t n;
+};
+extern struct sim_block *sim_block_tab;
+extern uintptr_t sim_block_mask;
+
+static inline uintptr_t sim_block_slot(uintptr_t pc)
+{
+	return (pc * 0x9e3779b97f4a7c15ull >> 17) & sim_block_mask;
+}
+
+/* The instructions of the block at @pc. */
+static inline uint32_t sim_block_instrs(uintptr_t pc)
+{
+	for (uintptr_t s = sim_block_slot(pc);; s = (s + 1) & sim_block_mask) {
+		if (sim_block_tab[s].pc == pc)
+			return sim_block_tab[s].n;
+		if (!sim_block_tab[s].pc)
+			return sim_block_unknown();
+	}
+}
 
 /* Code and global data addresses to names (tools/sim/symbols.c). */
 const char *sim_symbol(uintptr_t pc, bool data, uintptr_t *start);
