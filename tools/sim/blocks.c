@@ -19,10 +19,18 @@
 
 #include "tools/sim/sim.h"
 
-struct sim_block *sim_block_tab;
-uintptr_t sim_block_mask;
+uint8_t *sim_block_n;
+uintptr_t sim_block_lo, sim_block_span;
+
+/* Every block by address (open addressing): the big ones' counts, duplicates. */
+struct block {
+	uintptr_t pc;
+	uint32_t n;
+};
 
 static struct {
+	struct block *tab;
+	uintptr_t mask;
 	size_t nr;
 	bool loaded;
 	char path[PATH_MAX + 16];
@@ -39,17 +47,30 @@ static int exe_base(struct dl_phdr_info *info, size_t size, void *ctx)
 	return 1; /* the first entry is the executable */
 }
 
+static uintptr_t slot(uintptr_t pc)
+{
+	return (pc * 0x9e3779b97f4a7c15ull >> 17) & B.mask;
+}
+
 static int insert(uintptr_t pc, uint32_t n)
 {
 	uintptr_t s;
 
-	for (s = sim_block_slot(pc); sim_block_tab[s].pc; s = (s + 1) & sim_block_mask)
-		if (sim_block_tab[s].pc == pc)
+	for (s = slot(pc); B.tab[s].pc; s = (s + 1) & B.mask)
+		if (B.tab[s].pc == pc)
 			return -1;
-	sim_block_tab[s].pc = pc;
-	sim_block_tab[s].n = n;
+	B.tab[s].pc = pc;
+	B.tab[s].n = n;
+	sim_block_n[pc - sim_block_lo] = n < SIM_BLOCK_BIG - 1 ? n + 1 : SIM_BLOCK_BIG;
 	B.nr++;
 	return 0;
+}
+
+uint32_t sim_block_big(uintptr_t pc)
+{
+	for (uintptr_t s = slot(pc);; s = (s + 1) & B.mask)
+		if (B.tab[s].pc == pc)
+			return B.tab[s].n;
 }
 
 const char *sim_blocks_path(void)
@@ -88,15 +109,18 @@ int sim_blocks_load(char *err, size_t errlen)
 		lines++;
 	while (cap < 2 * lines + 2)
 		cap <<= 1;
-	sim_block_tab = calloc(cap, sizeof(*sim_block_tab));
-	if (!sim_block_tab) {
+	dl_iterate_phdr(exe_base, &base);
+	text_end = (uintptr_t)etext;
+	B.tab = calloc(cap, sizeof(*B.tab));
+	sim_block_n = calloc(text_end - base, 1);
+	if (!B.tab || !sim_block_n) {
 		fclose(f);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	sim_block_mask = cap - 1;
-	dl_iterate_phdr(exe_base, &base);
-	text_end = (uintptr_t)etext;
+	B.mask = cap - 1;
+	sim_block_lo = base;
+	sim_block_span = text_end - base;
 	rewind(f);
 	while (fscanf(f, "%lx %u", &off, &n) == 2) {
 		const uint8_t *call = (const uint8_t *)(base + off) - 5;

@@ -120,11 +120,6 @@ void coh_fini(struct coh *c)
 	c->at_dist = NULL;
 }
 
-static uint64_t slot_of(const struct coh *c, uint64_t key)
-{
-	return (key * 0x9e3779b97f4a7c15ull >> 20) & c->mask;
-}
-
 /* Double the table; lines move, their statistics do not. */
 static void grow(struct coh *c)
 {
@@ -141,7 +136,7 @@ static void grow(struct coh *c)
 
 		if (!old[i].key)
 			continue;
-		for (s = slot_of(c, old[i].key); t[s].key; s = (s + 1) & c->mask)
+		for (s = coh_slot_of(c, old[i].key); t[s].key; s = (s + 1) & c->mask)
 			;
 		t[s] = old[i];
 	}
@@ -152,7 +147,7 @@ struct coh_line *coh_line_find(const struct coh *c, uint64_t line)
 {
 	uint64_t key = line + 1;
 
-	for (uint64_t s = slot_of(c, key);; s = (s + 1) & c->mask) {
+	for (uint64_t s = coh_slot_of(c, key);; s = (s + 1) & c->mask) {
 		if (c->tab[s].key == key)
 			return &c->tab[s];
 		if (!c->tab[s].key)
@@ -160,12 +155,12 @@ struct coh_line *coh_line_find(const struct coh *c, uint64_t line)
 	}
 }
 
-struct coh_line *coh_line_get(struct coh *c, uint64_t line)
+struct coh_line *coh_line_get_slow(struct coh *c, uint64_t line)
 {
 	uint64_t key = line + 1, s;
 	struct coh_line *l;
 
-	for (s = slot_of(c, key);; s = (s + 1) & c->mask) {
+	for (s = coh_slot_of(c, key);; s = (s + 1) & c->mask) {
 		if (__builtin_expect(c->tab[s].key == key, 1))
 			return &c->tab[s];
 		if (!c->tab[s].key)
@@ -173,7 +168,7 @@ struct coh_line *coh_line_get(struct coh *c, uint64_t line)
 	}
 	if (2 * (c->used + 1) > c->mask + 1) {
 		grow(c);
-		for (s = slot_of(c, key); c->tab[s].key; s = (s + 1) & c->mask)
+		for (s = coh_slot_of(c, key); c->tab[s].key; s = (s + 1) & c->mask)
 			;
 	}
 	l = &c->tab[s];

@@ -111,8 +111,24 @@ uint64_t coh_miss(struct coh *c, struct coh_line *l, unsigned int cpu, uint64_t 
 uint64_t coh_estimate(const struct coh *c, const struct coh_line *l, unsigned int cpu,
 		      enum coh_kind kind);
 
-struct coh_line *coh_line_get(struct coh *c, uint64_t line);
+/* coh_line_get() past its first probe. */
+struct coh_line *coh_line_get_slow(struct coh *c, uint64_t line);
 struct coh_stats *coh_stats_get(struct coh_line *l);
+
+static inline uint64_t coh_slot_of(const struct coh *c, uint64_t key)
+{
+	return (key * 0x9e3779b97f4a7c15ull >> 20) & c->mask;
+}
+
+/* @line's entry, created on first touch. The first probe inline: most find it there. */
+static inline struct coh_line *coh_line_get(struct coh *c, uint64_t line)
+{
+	struct coh_line *l = &c->tab[coh_slot_of(c, line + 1)];
+
+	if (__builtin_expect(l->key == line + 1, 1))
+		return l;
+	return coh_line_get_slow(c, line);
+}
 
 static inline bool coh_has(const struct coh_line *l, unsigned int cpu)
 {

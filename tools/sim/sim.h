@@ -206,28 +206,29 @@ uint64_t sim_blocks_unknown(void);
 /* Count a block the table lacks; 1, its count. */
 uint32_t sim_block_unknown(void);
 
-/* Open addressing by code address, looked up for every block that runs. */
-struct sim_block {
-	uintptr_t pc;
-	uint32_t n;
-};
-extern struct sim_block *sim_block_tab;
-extern uintptr_t sim_block_mask;
-
-static inline uintptr_t sim_block_slot(uintptr_t pc)
-{
-	return (pc * 0x9e3779b97f4a7c15ull >> 17) & sim_block_mask;
-}
+/*
+ * Every block's count plus one by its address in the text, a byte each (0:
+ * no block there; SIM_BLOCK_BIG: a count too big for it, sim_block_big()):
+ * the hook runs for every block, and neighbouring blocks share a cache line
+ * of this array as they share one of code.
+ */
+#define SIM_BLOCK_BIG 255
+extern uint8_t *sim_block_n;
+extern uintptr_t sim_block_lo, sim_block_span;
+uint32_t sim_block_big(uintptr_t pc);
 
 /* The instructions of the block at @pc. */
 static inline uint32_t sim_block_instrs(uintptr_t pc)
 {
-	for (uintptr_t s = sim_block_slot(pc);; s = (s + 1) & sim_block_mask) {
-		if (sim_block_tab[s].pc == pc)
-			return sim_block_tab[s].n;
-		if (!sim_block_tab[s].pc)
-			return sim_block_unknown();
-	}
+	uintptr_t i = pc - sim_block_lo;
+	uint32_t n;
+
+	if (__builtin_expect(i >= sim_block_span, 0))
+		return sim_block_unknown();
+	n = sim_block_n[i];
+	if (__builtin_expect(n - 1 < SIM_BLOCK_BIG - 1, 1))
+		return n - 1;
+	return n ? sim_block_big(pc) : sim_block_unknown();
 }
 
 /* Code and global data addresses to names (tools/sim/symbols.c). */
