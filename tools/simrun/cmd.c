@@ -19,8 +19,15 @@
 
 #define SIM_DEFAULT_OPS 1000
 #define SIM_DEFAULT_TOP 4
-/* Scenario runs: about this many operations in all, 100 to 2000 per vCPU. */
-#define SIM_SCENARIO_TOTAL_OPS 60000
+/*
+ * Scenario runs converge: they start at about this many operations in all
+ * (50 to 1000 per vCPU) and double them until the after/before ratio moves
+ * by less than SIM_CONVERGE_TOL between two doublings, up to
+ * SIM_CONVERGE_MAX_STEPS runs.
+ */
+#define SIM_SCENARIO_TOTAL_OPS 30000
+#define SIM_CONVERGE_TOL 0.01
+#define SIM_CONVERGE_MAX_STEPS 6
 /* Scenario runs: the mean of this many perturbed runs (sim_set_seed()). */
 #define SIM_SCENARIO_SEEDS 3
 
@@ -28,7 +35,7 @@
 static const struct {
 	const char *scenario, *profile, *why;
 	int cpus; /* for seeds without a CPU count */
-	unsigned long ops; /* a cap where a run is slow; 0: the default */
+	unsigned long ops; /* where to start converging, if not the default */
 } scenario_machine[] = {
 	{ "d_lockref", "spr", "Sapphire Rapids, as published", 0, 0 },
 	{ "dcount", "spr", "no published machine; 20 CPUs of the SPR profile", 20, 0 },
@@ -37,9 +44,12 @@ static const struct {
 	{ "f_count", "kunpeng920", "Kunpeng 920, as published", 0, 0 },
 	{ "f_count-private", "kunpeng920", "Kunpeng 920, as f_count", 24, 0 },
 	{ "f_ref", "spr", "an Intel 64C/128T machine; the SPR profile", 0, 0 },
-	/* Both collapse into file_lock's thundering herd: every iteration is slow to simulate. */
-	{ "alloc_fd", "spr", "Ice Lake 160 cores; no Ice Lake profile, the SPR one", 0, 20 },
-	{ "alloc_fd-open3", "spr", "Sapphire Rapids, as published", 0, 100 },
+	/*
+	 * A blogbench iteration is a few hundred syscalls (18,000 accesses),
+	 * and open3's collapse into file_lock's thundering herd: few iterations.
+	 */
+	{ "alloc_fd", "spr", "Ice Lake 160 cores; no Ice Lake profile, the SPR one", 0, 10 },
+	{ "alloc_fd-open3", "spr", "Sapphire Rapids, as published", 0, 50 },
 };
 
 /* bench's results (big: their sample arrays), for its CSV, JSON and plot. */
@@ -61,6 +71,12 @@ struct sim_cli {
 	bool progress;
 	const struct scenario *scenario; /* the one being run, for the JSON */
 	int done_tasks; /* CPU counts finished when Ctrl-C came */
+	/* A scenario converging: the op counts tried and their ratios (last pair's). */
+	bool converge;
+	unsigned int steps;
+	unsigned long conv_ops[SIM_CONVERGE_MAX_STEPS];
+	double conv_ratio[SIM_CONVERGE_MAX_STEPS];
+	bool converged;
 };
 
 /*
@@ -461,6 +477,18 @@ static json_t *scenario_json(const struct sim_cli *c, const struct sim_result *r
 						      "label", direction(ratio, s->published)));
 	}
 	json_object_set_new(sc, "predictions", pred);
+	if (c->converge) {
+		json_t *steps = json_array();
+
+		for (unsigned int k = 0; k < c->steps; k++)
+			json_array_append_new(steps, json_pack("{s:I,s:o}", "ops_per_cpu",
+							       (json_int_t)c->conv_ops[k], "ratio",
+							       out_json_num(c->conv_ratio[k], 4)));
+		json_object_set_new(sc, "convergence",
+				    json_pack("{s:o,s:b,s:o}", "tolerance",
+					      out_json_num(SIM_CONVERGE_TOL, 4), "converged",
+					      c->converged, "steps", steps));
+	}
 	return sc;
 }
 
@@ -563,6 +591,68 @@ static int parse_cpus(struct sim_cli *c, const char *s)
 	return 0;
 }
 
+/* The largest change of a judged ratio between two runs of every point. */
+static double ratio_change(const struct sim_cli *c, const struct sim_result *res, int nr,
+			   const double *prev)
+{
+	double most = 0;
+
+	for (int i = 1; i < nr; i += 2) {
+		double d = fabs(judged_ratio(c, res, i) / prev[i / 2] - 1);
+
+		most = d > most ? d : most;
+	}
+	return most;
+}
+
+/*
+ * run_all() from c->ops, doubling until no ratio moves by SIM_CONVERGE_TOL
+ * between two runs (or SIM_CONVERGE_MAX_STEPS runs): res holds the last.
+ */
+static int run_converged(struct sim_cli *c, const struct sim_profile *p, struct sim_result *res,
+			 int *nr)
+{
+	double prev[32 * BENCH_MAX_SIDES];
+	int ret;
+
+	c->steps = 0;
+	c->converged = false;
+	for (;;) {
+		ret = run_all(c, p, res, nr);
+		if (ret)
+			return ret;
+		c->conv_ops[c->steps] = c->ops;
+		c->conv_ratio[c->steps] = *nr > 1 ? judged_ratio(c, res, *nr - 1) : 1;
+		if (c->steps++ && ratio_change(c, res, *nr, prev) < SIM_CONVERGE_TOL) {
+			c->converged = true;
+			return 0;
+		}
+		if (c->steps == SIM_CONVERGE_MAX_STEPS)
+			return 0;
+		for (int i = 1; i < *nr; i += 2)
+			prev[i / 2] = judged_ratio(c, res, i);
+		for (int i = 0; i < *nr; i++)
+			c2c_free(&res[i].c2c);
+		c->ops *= 2;
+	}
+}
+
+/* How a converging scenario got to its op count: one line. */
+static void convergence_print(FILE *f, const struct sim_cli *c)
+{
+	fprintf(f, "iterations per virtual CPU, doubled until the ratio moves by under %.0f%%:",
+		100 * SIM_CONVERGE_TOL);
+	for (unsigned int k = 0; k < c->steps; k++) {
+		fprintf(f, " %lu: %.4fx", c->conv_ops[k], c->conv_ratio[k]);
+		if (k)
+			fprintf(f, " (%+.2f%%)",
+				100 * (c->conv_ratio[k] / c->conv_ratio[k - 1] - 1));
+		fprintf(f, k + 1 < c->steps ? "," : "");
+	}
+	fprintf(f, c->converged ? "; converged at %lu\n" : "; NOT converged: stopped at %lu\n",
+		c->ops);
+}
+
 /* The run behind one profile: table/CSV/JSON, the JSON file, the plot. */
 static int run_profile(struct sim_cli *c, const struct sim_profile *p, bool c2c,
 		       struct sim_result *res, int *nr)
@@ -572,7 +662,7 @@ static int run_profile(struct sim_cli *c, const struct sim_profile *p, bool c2c,
 	/* bench's CSV and JSON call it the entry cost: here, the syscall's. */
 	c->o.entry_ns = (long)((c->entry_ns >= 0 ? c->entry_ns : p->syscall_ns) + 0.5);
 	c->o.rounds = SIM_SAMPLES;
-	ret = run_all(c, p, res, nr);
+	ret = c->converge ? run_converged(c, p, res, nr) : run_all(c, p, res, nr);
 	if (ret < 0)
 		return 1;
 	if (ret) {
@@ -611,6 +701,8 @@ struct verdict {
 	int cpus;
 	const char *profile;
 	double predicted, published;
+	unsigned long ops;
+	bool unconverged;
 };
 
 /*
@@ -642,13 +734,13 @@ static int run_scenario(struct sim_cli *base, const struct scenario *s, bool c2c
 	int nprof = c.nr_profiles, nr, ret = 0;
 	const char *why = NULL;
 	int def_cpus = s->published_cpus;
-	unsigned long cap = 0;
+	unsigned long start = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(scenario_machine); i++) {
 		if (strcmp(scenario_machine[i].scenario, s->name))
 			continue;
 		why = scenario_machine[i].why;
-		cap = scenario_machine[i].ops;
+		start = scenario_machine[i].ops;
 		if (!def_cpus)
 			def_cpus = scenario_machine[i].cpus;
 		if (!nprof) {
@@ -680,28 +772,30 @@ static int run_scenario(struct sim_cli *base, const struct scenario *s, bool c2c
 	}
 	if (!c.seeds_set)
 		c.seeds = SIM_SCENARIO_SEEDS;
-	if (!c.ops_set) {
+	c.converge = !c.ops_set;
+	if (c.converge) {
 		c.ops = SIM_SCENARIO_TOTAL_OPS / c.o.tasks[c.o.nr_tasks - 1];
-		c.ops = c.ops < 100 ? 100 : c.ops > 2000 ? 2000 : c.ops;
-		if (cap && c.ops > cap)
-			c.ops = cap;
+		c.ops = c.ops < 50 ? 50 : c.ops > 1000 ? 1000 : c.ops;
+		if (start)
+			c.ops = start;
 	}
+	start = c.ops;
 	for (int k = 0; k < nprof; k++) {
 		const struct sim_profile *p = profiles[k];
+
+		c.ops = start;
 
 		if (c.fmt == BENCH_TABLE) {
 			printf("== scenario %s on %s ==\n%s\n", s->name, p->name, s->claim);
 			if (c.o.wl != workload_find(s->workload))
 				printf("workload %s instead of the scenario's %s (--workload)\n",
 				       c.o.wl->name, s->workload);
-			if (cap && c.ops == cap && !c.ops_set)
-				printf("iterations capped at %lu per virtual CPU: this run is slow to "
-				       "simulate\n",
-				       cap);
 		}
 		ret = run_profile(&c, p, c2c, res, &nr);
 		if (ret)
 			return ret;
+		if (c.converge && c.fmt == BENCH_TABLE)
+			convergence_print(stdout, &c);
 		for (int i = 1; i < nr; i += 2) {
 			struct verdict *w = v ? &v[k] : NULL;
 			double ratio = judged_ratio(&c, res, i);
@@ -726,6 +820,8 @@ static int run_scenario(struct sim_cli *base, const struct scenario *s, bool c2c
 				w->profile = p->name;
 				w->predicted = ratio;
 				w->published = s->published;
+				w->ops = c.ops;
+				w->unconverged = c.converge && !c.converged;
 			}
 		}
 		if (c.fmt == BENCH_TABLE)
@@ -757,8 +853,9 @@ static int all_scenarios(struct sim_cli *c, bool c2c)
 		return ret;
 	printf("gain ratio: (predicted - 1) / (published - 1); reproduced: 0.5 to 2.0; direction "
 	       "only: the sign alone agrees\n");
-	printf("== summary ==\n%-16s %-11s %5s %10s %10s %10s  %s\n", "scenario", "profile", "cpus",
-	       "predicted", "published", "gain ratio", "label");
+	printf("ops/vCPU: the iterations per virtual CPU it converged at (* where it did not)\n");
+	printf("== summary ==\n%-16s %-11s %5s %10s %10s %10s %9s  %s\n", "scenario", "profile",
+	       "cpus", "predicted", "published", "gain ratio", "ops/vCPU", "label");
 	for (unsigned int i = 0; i < n && i < 64; i++) {
 		for (int k = 0; k < nprof; k++) {
 			const struct verdict *w = &v[i][k];
@@ -771,8 +868,8 @@ static int all_scenarios(struct sim_cli *c, bool c2c)
 				snprintf(gain, sizeof(gain), "%.2f",
 					 (w->predicted - 1) / (w->published - 1));
 			}
-			printf("%-16s %-11s %5d %9.3fx %10s %10s  %s\n", w->name, w->profile,
-			       w->cpus, w->predicted, pub, gain,
+			printf("%-16s %-11s %5d %9.3fx %10s %10s %8lu%s  %s\n", w->name, w->profile,
+			       w->cpus, w->predicted, pub, gain, w->ops, w->unconverged ? "*" : " ",
 			       direction(w->predicted, w->published));
 		}
 	}
