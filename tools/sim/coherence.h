@@ -22,7 +22,6 @@
 #include "tools/sim/profile.h"
 
 #define SIM_MAX_CPUS 512
-#define SIM_SHARER_WORDS (SIM_MAX_CPUS / 64)
 
 enum coh_kind { COH_READ, COH_WRITE, COH_RMW };
 
@@ -62,11 +61,12 @@ struct coh_line {
 	uint32_t id; /* first-touch order: stable across runs */
 	uint64_t busy_until; /* ps: the last transfer ends */
 	struct coh_stats *st;
-	uint64_t sharers[SIM_SHARER_WORDS];
+	uint64_t sharers[]; /* struct coh's words: as many as the CPUs need */
 };
 
 struct coh {
-	struct coh_line *tab;
+	struct coh_line *tab; /* entries of @stride bytes: coh_slot() */
+	size_t stride;
 	uint64_t mask, used;
 	uint32_t next_id;
 	unsigned int ncpus;
@@ -120,10 +120,16 @@ static inline uint64_t coh_slot_of(const struct coh *c, uint64_t key)
 	return (key * 0x9e3779b97f4a7c15ull >> 20) & c->mask;
 }
 
+/* Slot @s of the table: a line's sharer bitmap is as long as the run's CPUs need. */
+static inline struct coh_line *coh_slot(const struct coh *c, uint64_t s)
+{
+	return (struct coh_line *)((char *)c->tab + s * c->stride);
+}
+
 /* @line's entry, created on first touch. The first probe inline: most find it there. */
 static inline struct coh_line *coh_line_get(struct coh *c, uint64_t line)
 {
-	struct coh_line *l = &c->tab[coh_slot_of(c, line + 1)];
+	struct coh_line *l = coh_slot(c, coh_slot_of(c, line + 1));
 
 	if (__builtin_expect(l->key == line + 1, 1))
 		return l;
