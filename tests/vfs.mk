@@ -75,6 +75,8 @@ check_PROGRAMS += %D%/check_sim_profile
 #  fuzz_cli                    the command-line fuzzer's seeds parse clean:
 #                              no crash or leak, 0/1/2, a message if refused
 #  install                     examples/ built on a `make install` copy
+#  sim_converge                a scenario doubles its ops until its ratio
+#                              settles, the same every run; sim_speed.sh
 dist_check_SCRIPTS = \
 	%D%/fstest_vfslab.sh \
 	%D%/fstest_host.sh \
@@ -102,7 +104,8 @@ dist_check_SCRIPTS = \
 	%D%/layering_selftest.sh \
 	%D%/man_options.sh \
 	%D%/fuzz_cli.sh \
-	%D%/install.sh
+	%D%/install.sh \
+	%D%/sim_converge.sh
 EXTRA_DIST += %D%/report.sh %D%/fstest_run.sh %D%/fstest %D%/replay
 # tests/replay holds the logs: not a program for make's built-in .sh rule to
 # write from replay.sh whenever that is newer (dist would copy that instead).

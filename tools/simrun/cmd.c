@@ -115,7 +115,7 @@ static void usage(FILE *f)
 		"  --cpus LIST         virtual CPU counts: 1,2,4 or 1-4 (1 to %d; default\n"
 		"                      1,2,4,8,16, a scenario's published count)\n"
 		"  --ops N             iterations per virtual CPU (default %d; a scenario\n"
-		"                      picks 100-2000 by CPU count)\n"
+		"                      doubles 50-1000 until its ratio moves by under 1%%)\n"
 		"  --seeds N           average N runs, each miss perturbed by 0-2 ns with its\n"
 		"                      own seed, and give the ratio's range over them (1 to\n"
 		"                      16; default 1, unperturbed; a scenario: 3)\n"
