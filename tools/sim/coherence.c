@@ -32,16 +32,29 @@ static void tab_free(const struct coh *c, struct coh_line *t, uint64_t n)
 		munmap(t, n * c->stride);
 }
 
-/* c->dist and c->at_dist, from c->place. */
+/*
+ * c->dist and c->at_dist, from c->place, in a mapping of their own: the
+ * simulated code reads some host-heap objects (a worker's done[]), whose
+ * addresses, and so lines, must not move with the run's CPU count.
+ */
+static size_t dist_bytes(const struct coh *c)
+{
+	return (size_t)c->ncpus * c->ncpus +
+	       (size_t)c->ncpus * SIM_DIST_NR * c->words * sizeof(*c->at_dist);
+}
+
 static int dist_init(struct coh *c)
 {
 	unsigned int n = c->ncpus;
+	void *p;
 
 	c->words = (n + 63) / 64;
-	c->dist = malloc((size_t)n * n);
-	c->at_dist = calloc((size_t)n * SIM_DIST_NR * c->words, sizeof(*c->at_dist));
-	if (!c->dist || !c->at_dist)
+	p = mmap(NULL, dist_bytes(c), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
 		return -1;
+	/* The bitmaps first: they need their alignment. */
+	c->at_dist = p;
+	c->dist = (uint8_t *)(c->at_dist + (size_t)n * SIM_DIST_NR * c->words);
 	for (unsigned int a = 0; a < n; a++) {
 		uint64_t *m = c->at_dist + (size_t)a * SIM_DIST_NR * c->words;
 
@@ -115,8 +128,8 @@ void coh_fini(struct coh *c)
 	coh_stats_reset(c, false);
 	tab_free(c, c->tab, c->mask + 1);
 	c->tab = NULL;
-	free(c->dist);
-	free(c->at_dist);
+	if (c->at_dist)
+		munmap(c->at_dist, dist_bytes(c));
 	c->dist = NULL;
 	c->at_dist = NULL;
 }

@@ -30,6 +30,7 @@ void (*sim_thread_switch)(struct lib_thread *prev, const struct lib_thread *next
 
 /* lib/ numbers the vCPUs and the host (lib/arch.h). */
 BUILD_BUG_ON(SIM_MAX_CPUS + 1 != ARCH_NR_CPUS);
+BUILD_BUG_ON(SIM_MAX_CPUS != 1 << SIM_ID_BITS);
 
 /* A lone vCPU runs whole commands (fstest): give it a thread's stack. */
 #define SIM_STACK_SIZE (256u << 10)
@@ -75,36 +76,41 @@ static bool before(const struct sim_vcpu *a, const struct sim_vcpu *b)
 	return a->clock < b->clock || (a->clock == b->clock && a->id < b->id);
 }
 
-static bool ent_before(const struct sim_heap_ent *a, const struct sim_heap_ent *b)
+/* A run-queue key: (clock, id) order as one integer. */
+static uint64_t key_of(const struct sim_vcpu *v)
 {
-	return a->clock < b->clock || (a->clock == b->clock && a->id < b->id);
+	if (v->clock >> (64 - SIM_ID_BITS)) {
+		fprintf(stderr, "vfslab sim: a virtual clock passed 10 hours\n");
+		abort();
+	}
+	return v->clock << SIM_ID_BITS | v->id;
 }
 
 static struct sim_vcpu *heap_top(void)
 {
-	return &sim.vcpus[sim.heap[0].id];
+	return &sim.vcpus[sim.heap[0] & ((1u << SIM_ID_BITS) - 1)];
 }
 
 static void heap_push(struct sim_vcpu *v)
 {
-	struct sim_heap_ent e = { v->clock, v->id };
+	uint64_t k = key_of(v);
 	unsigned int i = sim.heap_n++;
 
 	while (i) {
 		unsigned int p = (i - 1) / 2;
 
-		if (!ent_before(&e, &sim.heap[p]))
+		if (k >= sim.heap[p])
 			break;
 		sim.heap[i] = sim.heap[p];
 		i = p;
 	}
-	sim.heap[i] = e;
+	sim.heap[i] = k;
 }
 
-/* Put @e at the root and sift it down to its place. */
-static void heap_sift_root(struct sim_heap_ent e)
+/* Put @k at the root and sift it down to its place. */
+static void heap_sift_root(uint64_t k)
 {
-	struct sim_heap_ent *h = sim.heap;
+	uint64_t *h = sim.heap;
 	unsigned int i = 0, n = sim.heap_n;
 
 	for (;;) {
@@ -112,13 +118,13 @@ static void heap_sift_root(struct sim_heap_ent e)
 
 		if (l >= n)
 			break;
-		m = l + 1 < n && ent_before(&h[l + 1], &h[l]) ? l + 1 : l;
-		if (!ent_before(&h[m], &e))
+		m = l + 1 < n && h[l + 1] < h[l] ? l + 1 : l;
+		if (h[m] >= k)
 			break;
 		h[i] = h[m];
 		i = m;
 	}
-	h[i] = e;
+	h[i] = k;
 }
 
 static struct sim_vcpu *heap_pop(void)
@@ -135,13 +141,13 @@ static struct sim_vcpu *heap_replace(struct sim_vcpu *v)
 {
 	struct sim_vcpu *top = heap_top();
 
-	heap_sift_root((struct sim_heap_ent){ v->clock, v->id });
+	heap_sift_root(key_of(v));
 	return top;
 }
 
 static void set_limit(void)
 {
-	sim.limit = sim.heap_n ? sim.heap[0].clock : UINT64_MAX;
+	sim.limit = sim.heap_n ? sim.heap[0] >> SIM_ID_BITS : UINT64_MAX;
 }
 
 static void ctx_switch(struct sim_vcpu *from, void **save, struct sim_vcpu *to)
@@ -298,8 +304,8 @@ static void wake_line(uint64_t line, uint64_t when)
 	}
 	free(q->e);
 	*q = W.q[--W.n];
-	if (sim.heap_n && sim.heap[0].clock < sim.limit)
-		sim.limit = sim.heap[0].clock;
+	if (sim.heap_n && sim.heap[0] >> SIM_ID_BITS < sim.limit)
+		sim.limit = sim.heap[0] >> SIM_ID_BITS;
 }
 
 void sim_park(void)

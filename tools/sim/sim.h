@@ -28,6 +28,8 @@ struct lib_thread;
 struct rcu_head;
 
 #define SIM_SPIN_LINES 4
+/* A run-queue key's vCPU number (SIM_MAX_CPUS is 1 << SIM_ID_BITS). */
+#define SIM_ID_BITS 9
 /* The deepest store buffer a profile may have. */
 #define SIM_SB_MAX 256
 #define SIM_MLP_MAX 64 /* profile.c bounds copy_mlp so */
@@ -94,14 +96,11 @@ struct sim {
 	unsigned int nr; /* vCPUs in this run */
 	unsigned int live; /* not yet done */
 	/*
-	 * The runnable ones, lowest (clock, id) first: their keys inline (a
-	 * queued vCPU's clock does not change), so that sifting touches only
-	 * the heap, not the vCPUs.
+	 * The runnable ones, lowest (clock, id) first: each as its key,
+	 * clock << SIM_ID_BITS | id (a queued vCPU's clock does not change),
+	 * so that sifting compares integers in the heap, not the vCPUs'.
 	 */
-	struct sim_heap_ent {
-		uint64_t clock;
-		uint32_t id;
-	} * heap;
+	uint64_t *heap;
 	unsigned int heap_n;
 	uint64_t limit; /* the running vCPU yields once past this */
 	uint64_t syscall_ps, pause_ps, fence_ps;
