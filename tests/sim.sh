@@ -25,7 +25,7 @@ hog=$!
 run "$bin/vfslab" >"$work/c" || { echo "FAIL: vfslab sim exited $?"; exit 1; }
 kill "$hog"
 hog=
-grep -q '^simulator speed (this machine.s, not part of the result): [0-9.]* M simulated accesses/s, [0-9.]* us of host time per simulated operation' "$work/a" ||
+grep -q '^simulator speed (this machine.s, not part of the result): [0-9.]* M simulated accesses/s, [0-9.]* us of host CPU time per simulated operation' "$work/a" ||
 	{ echo "FAIL: no simulator speed after the table"; exit 1; }
 for f in a b c; do
 	grep -v '^simulator speed' "$work/$f" >"$work/$f.result"
@@ -44,7 +44,7 @@ grep -q '^#1 dentry "willitscale.stat02"' "$work/a" || { echo "FAIL: no contenti
 "$bin/vfslab-sim" sim fstat2 --cpus 2 --ops 200 --format json >"$work/json" || exit 1
 grep -q '"simulated":true' "$work/json" || { echo "FAIL: JSON"; exit 1; }
 if command -v jq >/dev/null; then
-	jq -e '.simulator_speed.accesses_per_s > 0 and .simulator_speed.host_us_per_op > 0 and
+	jq -e '.simulator_speed.accesses_per_s > 0 and .simulator_speed.host_cpu_us_per_op > 0 and
 		.simulator_speed.ops >= 400 and
 		(.coherence | map(.simulator_speed.accesses) | add) == .simulator_speed.accesses' \
 		"$work/json" >/dev/null || { echo "FAIL: JSON simulator_speed"; exit 1; }

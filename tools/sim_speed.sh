@@ -3,7 +3,7 @@
 #
 # The simulator's own speed from 1 to 512 virtual CPUs: `vfslab sim stat2
 # --ops N` at each CPU count, one run each, as a Markdown table of what the
-# command prints after its table (simulated accesses per second and host
+# command prints after its table (simulated accesses per second and host CPU
 # time per simulated operation), each row against the 64-CPU row. The
 # README's table comes from `sh tools/sim_speed.sh`.
 #
@@ -46,9 +46,9 @@ echo
 for n in $cpus; do
 	"$vfslab" sim stat2 --cpus "$n" --ops "$ops" >"$out" 2>/dev/null ||
 		{ echo "sim_speed.sh: vfslab sim stat2 --cpus $n failed" >&2; exit 1; }
-	# "simulator speed (...): 38.2 M simulated accesses/s, 4.40 us of host
-	# time per simulated operation (2.80 s in all)"
-	row=$(sed -n 's/^simulator speed[^:]*: \([0-9.]*\) M simulated accesses\/s, \([0-9.]*\) us of host time.*(\([0-9.]*\) s in all)$/\1 \2 \3/p' "$out")
+	# "simulator speed (...): 38.2 M simulated accesses/s, 4.40 us of host CPU
+	# time per simulated operation (2.80 s of CPU in all)"
+	row=$(sed -n 's/^simulator speed[^:]*: \([0-9.]*\) M simulated accesses\/s, \([0-9.]*\) us of host CPU time.*(\([0-9.]*\) s of CPU in all)$/\1 \2 \3/p' "$out")
 	[ -n "$row" ] || { echo "sim_speed.sh: no simulator speed line at $n CPUs" >&2; exit 1; }
 	echo "$n $row" >>"$out.rows"
 done
@@ -57,7 +57,7 @@ awk '
 NR == 1 || $1 == 64 { ref = $3; refn = $1 }
 { n[NR] = $1; acc[NR] = $2; us[NR] = $3; s[NR] = $4 }
 END {
-	print "| vCPUs | host s | M simulated accesses/s | host us per simulated op | per op, against " refn " |"
+	print "| vCPUs | host CPU s | M simulated accesses/s | host CPU us per simulated op | per op, against " refn " |"
 	print "|---:|---:|---:|---:|---:|"
 	for (i = 1; i <= NR; i++)
 		printf "| %d | %.2f | %.1f | %.2f | %.2fx |\n", n[i], s[i], acc[i], us[i], us[i] / ref

@@ -192,17 +192,17 @@ static double speed_us_per_op(const struct sim_speed *x)
 static void speed_print(FILE *f, const char *prefix, const struct sim_speed *x)
 {
 	fprintf(f,
-		"%s%.1f M simulated accesses/s, %.2f us of host time per simulated operation "
-		"(%.2f s in all)\n",
+		"%s%.1f M simulated accesses/s, %.2f us of host CPU time per simulated operation "
+		"(%.2f s of CPU in all)\n",
 		prefix, speed_acc_per_s(x) / 1e6, speed_us_per_op(x), x->s);
 }
 
 static json_t *speed_json(const struct sim_speed *x)
 {
-	return json_pack("{s:o,s:o,s:o,s:I,s:I}", "host_s", out_json_num(x->s, 3), "accesses_per_s",
-			 out_json_num(speed_acc_per_s(x), 0), "host_us_per_op",
-			 out_json_num(speed_us_per_op(x), 3), "accesses", (json_int_t)x->accesses,
-			 "ops", (json_int_t)x->ops);
+	return json_pack("{s:o,s:o,s:o,s:I,s:I}", "host_cpu_s", out_json_num(x->s, 3),
+			 "accesses_per_s", out_json_num(speed_acc_per_s(x), 0),
+			 "host_cpu_us_per_op", out_json_num(speed_us_per_op(x), 3), "accesses",
+			 (json_int_t)x->accesses, "ops", (json_int_t)x->ops);
 }
 
 static void speed_report(void)
