@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "tools/sim/sim.h"
@@ -112,8 +113,11 @@ int sim_blocks_load(char *err, size_t errlen)
 	dl_iterate_phdr(exe_base, &base);
 	text_end = (uintptr_t)etext;
 	B.tab = calloc(cap, sizeof(*B.tab));
-	sim_block_n = calloc(text_end - base, 1);
-	if (!B.tab || !sim_block_n) {
+	/* Mapped, not from the heap the simulated code's set-up shares (coherence.c). */
+	sim_block_n = mmap(NULL, text_end - base, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!B.tab || sim_block_n == MAP_FAILED) {
+		sim_block_n = NULL;
 		fclose(f);
 		snprintf(err, errlen, "out of memory");
 		return -1;
