@@ -40,10 +40,9 @@ static bool on_one_cpu(const char *cmd)
 }
 
 /*
- * The simulated code also reads objects on the host's heap, and hashes
- * some by address: with the address space randomised, where they land
- * moved results on 128-byte lines from one run to the next (Kunpeng's
- * f_count in --all-scenarios). Run once more without randomisation, as
+ * The simulated code also reads some objects on the host's heap: with the
+ * address space randomised, where they land moved results on 128-byte
+ * lines from one run to the next (Kunpeng's f_count in --all-scenarios). Run once more without randomisation, as
  * `setarch -R` does; where that is refused, go on as we are.
  */
 static void fixed_addresses(char **argv)
