@@ -7,8 +7,9 @@
 # each one with a published figure must move the way the publication did:
 # "reproduced" (the gain within 2x of the published one) or "direction
 # only", never "flat" or "opposite". How close the gains come is `vfslab
-# sim validate --part published`'s to judge, with its bands. The same run
-# over two processes (--jobs 2) must print the same bytes.
+# sim validate --part published`'s to judge, with its bands. Each row gives
+# the op count its scenario converged at, and every one converges. The same
+# run over two processes (--jobs 2) must print the same bytes.
 #
 # Two scenarios are known not to: with the line states measured on the
 # Intel host (a read of a modified line moves it), d_lockref on spr and
@@ -34,6 +35,11 @@ for s in $("$vfslab" scenarios | sed -n 's/^\([a-z0-9_-]*\): .*/\1/p'); do
 	if [ -z "$row" ]; then
 		bad "$s: no row in the summary"
 		continue
+	fi
+	if echo "$row" | grep -Eq ' [0-9]+   [a-z]'; then
+		ok "$s: converged at $(echo "$row" | sed -E 's/.* ([0-9]+)   [a-z].*/\1/') ops per vCPU"
+	else
+		bad "$s: no converged op count in the summary: $row"
 	fi
 	case $s in
 	d_lockref | f_count)

@@ -83,6 +83,8 @@ check_PROGRAMS += %D%/check_sim_profile
 #  advise                      a tiny advise: a layout file layout accepts,
 #                              rates as vfslab sim's, --jobs 2 as --jobs 1
 #  bench_tree                  bench --tree's hash line and --phases table
+#  sim_converge                a scenario doubles its ops until its ratio
+#                              settles, the same every run; sim_speed.sh
 dist_check_SCRIPTS = \
 	%D%/fstest_vfslab.sh \
 	%D%/fstest_host.sh \
@@ -114,7 +116,8 @@ dist_check_SCRIPTS = \
 	%D%/layout_import.sh \
 	%D%/layout_btf.sh \
 	%D%/advise.sh \
-	%D%/bench_tree.sh
+	%D%/bench_tree.sh \
+	%D%/sim_converge.sh
 EXTRA_DIST += %D%/layout_members.sh %D%/layout_import.pahole %D%/layout_import_v58.pahole
 EXTRA_DIST += %D%/report.sh %D%/fstest_run.sh %D%/fstest %D%/replay
 # tests/replay holds the logs: not a program for make's built-in .sh rule to

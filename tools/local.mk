@@ -88,3 +88,5 @@ bin_PROGRAMS += %D%/vfslab
 # validate use; nothing else of the machine is linked.
 %C%_vfslab_LDADD = %D%/libtools.a $(LIBVFS_LDADD) tools/sim/libsimrt.a $(LIBEDIT_LIBS) $(JANSSON_LIBS) -lm
 EXTRA_DIST += %D%/quickstart.sh %D%/figures.sh
+# The simulator's speed table in the README (tests/sim_converge.sh runs it briefly).
+EXTRA_DIST += %D%/sim_speed.sh
