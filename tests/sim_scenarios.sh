@@ -65,7 +65,8 @@ done
 # result depends on its arguments alone (sim_jobs.sh has the quick cases).
 if ! "$vfslab" sim --all-scenarios --jobs 2 >"$out.jobs"; then
 	bad "vfslab sim --all-scenarios --jobs 2 exited with an error"
-elif cmp -s "$out" "$out.jobs"; then
+elif [ "$(sh "$(dirname "$0")/sim_nospeed.sh" "$out")" = \
+	"$(sh "$(dirname "$0")/sim_nospeed.sh" "$out.jobs")" ]; then
 	ok "--all-scenarios --jobs 2: the bytes of --jobs 1"
 else
 	bad "--all-scenarios --jobs 2 differs from --jobs 1: $(diff "$out" "$out.jobs" | head -5)"

@@ -119,7 +119,7 @@ dist_check_SCRIPTS = \
 	%D%/bench_tree.sh \
 	%D%/sim_converge.sh
 EXTRA_DIST += %D%/layout_members.sh %D%/layout_import.pahole %D%/layout_import_v58.pahole
-EXTRA_DIST += %D%/report.sh %D%/fstest_run.sh %D%/fstest %D%/replay
+EXTRA_DIST += %D%/sim_nospeed.sh %D%/report.sh %D%/fstest_run.sh %D%/fstest %D%/replay
 # tests/replay holds the logs: not a program for make's built-in .sh rule to
 # write from replay.sh whenever that is newer (dist would copy that instead).
 %D%/replay: ;

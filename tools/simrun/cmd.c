@@ -343,6 +343,8 @@ static int run_point(struct sim_cli *c, const struct sim_profile *p, int k, int 
 		r->br.side = s;
 		return 0;
 	case SIM_POINT_TAKEN:
+		/* A job simulated it: its speed counts in the summary all the same. */
+		speed_add(&speed, &r->speed);
 		return 0;
 	default:
 		return -1;
