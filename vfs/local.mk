@@ -15,7 +15,9 @@ noinst_LIBRARIES += %D%/libvfs.a
 	%D%/layout.c \
 	%D%/layout.h \
 	%D%/layout_fields.def \
+	%D%/mount.h \
 	%D%/namei.c \
+	%D%/namespace.c \
 	%D%/open.c \
 	%D%/read_write.c \
 	%D%/readdir.c \

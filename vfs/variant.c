@@ -39,7 +39,10 @@ static const char help[] =
 	"readdir=v6.14|v6.6          getdents order and directory offsets: newest first,\n"
 	"                            end at 2^31-1 (6.14+), or oldest first (6.6-6.13)\n"
 	"tmpfs-size=N[k|m|g|t]       tmpfs size=: what file pages may hold (ENOSPC past\n"
-	"                            it); 0 (the default): half of physical RAM\n";
+	"                            it); 0 (the default): half of physical RAM\n"
+	"mnt-count=percpu|atomic     mnt_count in per-CPU slots, as the kernel's (default),\n"
+	"                            or one shared atomic every path walk's mntget and\n"
+	"                            mntput bounce between CPUs\n";
 
 const char *vfs_config_help(void)
 {
@@ -136,6 +139,15 @@ static int apply(struct vfs_config *cfg, const char *key, const char *val, char 
 			cfg->fsnotify_parent = true;
 		else if (!strcmp(val, "off"))
 			cfg->fsnotify_parent = false;
+		else
+			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "mnt-count")) {
+		if (!strcmp(val, "percpu"))
+			cfg->mnt_count = MNT_COUNT_PERCPU;
+		else if (!strcmp(val, "atomic"))
+			cfg->mnt_count = MNT_COUNT_ATOMIC;
 		else
 			goto bad;
 		return 0;
@@ -271,5 +283,10 @@ void vfs_config_describe(const struct vfs_config *cfg, char *buf, size_t len)
 		size_t n = strlen(buf);
 
 		snprintf(buf + n, len - n, ",hash-salt=%llu", cfg->hash_salt);
+	}
+	if (cfg->mnt_count == MNT_COUNT_ATOMIC) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n, ",mnt-count=atomic");
 	}
 }

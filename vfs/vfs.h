@@ -15,6 +15,7 @@
 #define VFSLAB_VFS_VFS_H
 
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -47,6 +48,11 @@ enum readdir_mode {
 	READDIR_V66, /* libfs offsets 6.6-6.13: oldest first, by offset */
 };
 
+enum mnt_count_mode {
+	MNT_COUNT_PERCPU, /* mnt_count in per-CPU slots, as the kernel's mnt_pcp */
+	MNT_COUNT_ATOMIC, /* one shared atomic: every walk's mntget bounces it */
+};
+
 #define VFS_LAYOUT_SPEC_MAX 256
 
 struct vfs_config {
@@ -66,6 +72,7 @@ struct vfs_config {
 	unsigned long long tmpfs_size; /* tmpfs size= in bytes; 0: half of RAM */
 	bool hash_salt_fixed; /* hash-salt=N: names hashed with N, not the parent's address */
 	unsigned long long hash_salt;
+	enum mnt_count_mode mnt_count;
 };
 
 /* The defaults: v6.11+ dentry, v6.15 file, lockref with 100 retries, ... */
@@ -154,6 +161,7 @@ enum walk_event {
 	WALK_EV_SYMLINK, /* following d, body name/len; a: links so far */
 	WALK_EV_DOTDOT, /* ".." moved to d */
 	WALK_EV_DONE, /* the result: d or err */
+	WALK_EV_MOUNT, /* crossed onto d, the root of mount a ("..": up to mountpoint d) */
 };
 struct walk_trace {
 	void (*event)(void *ctx, enum walk_event ev, const struct dentry *d, const char *name,
@@ -230,8 +238,12 @@ struct vfs_cache_info {
 int vfs_inspect_caches(struct vfs *vfs, struct vfs_cache_info *out, int max,
 		       unsigned long *nr_unused);
 
-/* Walk path as stat() would (follow: as stat, else as lstat), tracing it. */
-int vfs_walk(struct task *t, int dfd, const char *path, bool follow, const struct walk_trace *tr);
+/*
+ * Walk path as stat() would (follow: as stat, else as lstat), tracing it;
+ * resolve: openat2's RESOLVE_* flags, 0 for none.
+ */
+int vfs_walk(struct task *t, int dfd, const char *path, bool follow, unsigned int resolve,
+	     const struct walk_trace *tr);
 void vfs_dentry_info(struct vfs *vfs, const struct dentry *d, struct dentry_info *out);
 
 /* getdents64's record, as in include/linux/dirent.h. */
@@ -257,6 +269,12 @@ struct linux_dirent64 {
 long sys_open(struct task *t, const char *path, int flags, mode_t mode);
 long sys_openat(struct task *t, int dfd, const char *path, int flags, mode_t mode);
 long sys_creat(struct task *t, const char *path, mode_t mode);
+/*
+ * openat2(2): how points at size bytes, a struct open_how and (for a
+ * bigger size) a tail that must be zero; OPEN_HOW_SIZE_VER0 is the least.
+ */
+#define OPEN_HOW_SIZE_VER0 24
+long sys_openat2(struct task *t, int dfd, const char *path, const void *how, size_t size);
 long sys_close(struct task *t, int fd);
 long sys_close_range(struct task *t, unsigned int fd, unsigned int max_fd, unsigned int flags);
 long sys_access(struct task *t, const char *path, int mode);
@@ -319,6 +337,12 @@ long sys_renameat2(struct task *t, int olddfd, const char *oldpath, int newdfd, 
 /* fs/d_path.c, fs/readdir.c */
 long sys_getcwd(struct task *t, char *buf, size_t size);
 long sys_getdents64(struct task *t, int fd, void *dirent, size_t count);
+
+/* fs/namespace.c: tmpfs is the one filesystem type */
+long sys_mount(struct task *t, const char *source, const char *target, const char *fstype,
+	       unsigned long flags, const void *data);
+long sys_umount2(struct task *t, const char *target, int flags);
+long sys_umount(struct task *t, const char *target);
 
 /* kernel/sys.c */
 long sys_getpid(struct task *t);
