@@ -11,7 +11,8 @@ check_PROGRAMS += \
 	%D%/check_syscalls \
 	%D%/check_layout \
 	%D%/check_stress \
-	%D%/check_check
+	%D%/check_check \
+	%D%/check_mount
 EXTRA_DIST += %D%/vfs_test.h
 # tools/out: the CSV writer and the JSON helpers every output goes through.
 check_PROGRAMS += %D%/check_out %D%/check_names
@@ -75,6 +76,10 @@ check_PROGRAMS += %D%/check_sim_profile
 #  fuzz_cli                    the command-line fuzzer's seeds parse clean:
 #                              no crash or leak, 0/1/2, a message if refused
 #  install                     examples/ built on a `make install` copy
+#  mounts                      mount, umount2, bind, read-only and openat2:
+#                              vfslab and the host (root, own namespace)
+#                              against the recorded answers; walk --trace
+#                              across a mount, --resolve
 dist_check_SCRIPTS = \
 	%D%/fstest_vfslab.sh \
 	%D%/fstest_host.sh \
@@ -102,11 +107,13 @@ dist_check_SCRIPTS = \
 	%D%/layering_selftest.sh \
 	%D%/man_options.sh \
 	%D%/fuzz_cli.sh \
-	%D%/install.sh
-EXTRA_DIST += %D%/report.sh %D%/fstest_run.sh %D%/fstest %D%/replay
+	%D%/install.sh \
+	%D%/mounts.sh
+EXTRA_DIST += %D%/report.sh %D%/fstest_run.sh %D%/fstest %D%/replay %D%/mounts
 # tests/replay holds the logs: not a program for make's built-in .sh rule to
 # write from replay.sh whenever that is newer (dist would copy that instead).
 %D%/replay: ;
+%D%/mounts: ;
 
 # The long tier (`make check-long`, tests/local.mk): torture and difftest at
 # length and every seed scenario on the simulator. In a ThreadSanitizer

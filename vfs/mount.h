@@ -38,7 +38,7 @@
 #define MNT_READONLY 0x40
 #define MNT_NOSYMFOLLOW 0x80
 #define MNT_ATIME_MASK (MNT_NOATIME | MNT_NODIRATIME | MNT_RELATIME)
-#define MNT_USER_SETTABLE_MASK                                                             \
+#define MNT_USER_SETTABLE_MASK                                                               \
 	(MNT_NOSUID | MNT_NODEV | MNT_NOEXEC | MNT_NOATIME | MNT_NODIRATIME | MNT_RELATIME | \
 	 MNT_READONLY | MNT_NOSYMFOLLOW)
 #define MNT_WRITE_HOLD 0x200
@@ -103,8 +103,7 @@ struct vfsmount *lookup_mnt(struct vfs *v, const struct path *path);
 int __legitimize_mnt(struct vfs *v, struct vfsmount *mnt, unsigned int seq);
 bool choose_mountpoint_rcu(struct vfs *v, struct mount *m, const struct path *root,
 			   struct path *path, unsigned int *seqp);
-bool choose_mountpoint(struct vfs *v, struct mount *m, const struct path *root,
-		       struct path *path);
+bool choose_mountpoint(struct vfs *v, struct mount *m, const struct path *root, struct path *path);
 long mnt_get_count(struct vfs *v, struct mount *mnt);
 bool __mnt_is_readonly(const struct vfsmount *mnt);
 int mnt_want_write(const struct vfsmount *mnt);

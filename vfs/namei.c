@@ -641,12 +641,12 @@ static bool __follow_mount_rcu(struct nameidata *nd, struct path *path, unsigned
 		mounted = __lookup_mnt(v, path->mnt, dentry);
 		if (!mounted)
 			return !mount_seq_retry(v, nd->m_seq);
+		trace(nd, WALK_EV_MOUNT, dentry, NULL, 0, mounted->mnt_id, nd->m_seq, 0);
 		path->mnt = &mounted->mnt;
 		dentry = path->dentry = mounted->mnt.mnt_root;
 		nd->state |= ND_JUMPED;
 		nd->next_seq = read_seqcount_begin(dentry_seq(v, dentry));
 		flags = d_flags(v, dentry);
-		trace(nd, WALK_EV_MOUNT, dentry, NULL, 0, mounted->mnt_id, nd->m_seq, 0);
 		/* The state must be one a ref-walk could have reached. */
 		if (mount_seq_retry(v, nd->m_seq))
 			return false;
@@ -673,6 +673,7 @@ static int traverse_mounts(struct nameidata *nd, struct path *path, bool *jumped
 
 		if (!mounted)
 			break;
+		trace(nd, WALK_EV_MOUNT, path->dentry, NULL, 0, real_mount(mounted)->mnt_id, 0, 0);
 		dput(v, path->dentry);
 		if (need_mntput)
 			mntput(v, path->mnt);
@@ -680,7 +681,6 @@ static int traverse_mounts(struct nameidata *nd, struct path *path, bool *jumped
 		path->dentry = dget(v, mounted->mnt_root);
 		need_mntput = true;
 		flags = smp_load_acquire(dentry_flags(v, path->dentry));
-		trace(nd, WALK_EV_MOUNT, path->dentry, NULL, 0, real_mount(mounted)->mnt_id, 0, 0);
 	}
 	*jumped = need_mntput;
 	if (unlikely(d_flags_negative(flags)))
@@ -780,11 +780,11 @@ static struct dentry *follow_dotdot_rcu(struct nameidata *nd)
 			goto in_root;
 		if (unlikely(nd->flags & LOOKUP_NO_XDEV))
 			return ERR_PTR(-ECHILD);
+		trace(nd, WALK_EV_MOUNT, path.dentry, "..", 2, real_mount(path.mnt)->mnt_id,
+		      real_mount(nd->path.mnt)->mnt_id, 0);
 		nd->path = path;
 		nd->inode = d_inode_rcu(v, path.dentry);
 		nd->seq = seq;
-		trace(nd, WALK_EV_MOUNT, path.dentry, "..", 2, real_mount(path.mnt)->mnt_id,
-		      nd->m_seq, 0);
 		if (mount_seq_retry(v, nd->m_seq))
 			return ERR_PTR(-ECHILD);
 	}
@@ -815,10 +815,11 @@ static struct dentry *follow_dotdot(struct nameidata *nd)
 
 		if (!choose_mountpoint(v, real_mount(nd->path.mnt), &nd->root, &path))
 			goto in_root;
+		trace(nd, WALK_EV_MOUNT, path.dentry, "..", 2, real_mount(path.mnt)->mnt_id,
+		      real_mount(nd->path.mnt)->mnt_id, 0);
 		path_put(v, &nd->path);
 		nd->path = path;
 		nd->inode = d_inode(v, path.dentry);
-		trace(nd, WALK_EV_MOUNT, path.dentry, "..", 2, real_mount(path.mnt)->mnt_id, 0, 0);
 		if (unlikely(nd->flags & LOOKUP_NO_XDEV))
 			return ERR_PTR(-EXDEV);
 	}

@@ -25,8 +25,7 @@
 /* The anonymous device minor the root tmpfs reports; mounts count up from it. */
 #define ROOT_ANON_MINOR 0x2a
 
-static struct hlist_head *m_hash(struct vfs *v, const struct vfsmount *mnt,
-				 const struct dentry *d)
+static struct hlist_head *m_hash(struct vfs *v, const struct vfsmount *mnt, const struct dentry *d)
 {
 	unsigned long tmp = (unsigned long)mnt / L1_CACHE_BYTES + (unsigned long)d / L1_CACHE_BYTES;
 
@@ -291,8 +290,7 @@ bool choose_mountpoint_rcu(struct vfs *v, struct mount *m, const struct path *ro
 }
 
 /* Models choose_mountpoint(): the same, with references on the result. */
-bool choose_mountpoint(struct vfs *v, struct mount *m, const struct path *root,
-		       struct path *path)
+bool choose_mountpoint(struct vfs *v, struct mount *m, const struct path *root, struct path *path)
 {
 	bool found;
 
@@ -523,8 +521,8 @@ static struct mount *alloc_vfsmnt(struct vfs *v, struct super_block *sb, struct 
 /* Models clone_mnt(): a new mount of old's superblock rooted at root. */
 static struct mount *clone_mnt(struct vfs *v, struct mount *old, struct dentry *root)
 {
-	struct mount *mnt = alloc_vfsmnt(v, old->mnt.mnt_sb, root,
-					 old->mnt.mnt_flags & MNT_USER_SETTABLE_MASK);
+	struct mount *mnt =
+		alloc_vfsmnt(v, old->mnt.mnt_sb, root, old->mnt.mnt_flags & MNT_USER_SETTABLE_MASK);
 
 	if (!mnt)
 		return NULL;
@@ -681,7 +679,9 @@ long sys_umount2(struct task *t, const char *name, int flags)
 	/* MNT_FORCE asks the filesystem's umount_begin: tmpfs has none. */
 	if (!ret)
 		ret = do_umount(t, mnt, flags);
-	path_put(task_v(t), &path);
+	/* Not path_put(): its mntput() would clear the MNT_EXPIRE mark just set. */
+	dput(task_v(t), path.dentry);
+	mntput_no_expire(task_v(t), mnt);
 	return ret;
 }
 
@@ -970,8 +970,8 @@ static int do_reconfigure_mnt(struct task *t, struct path *path, int mnt_flags)
 }
 
 /* Models path_mount(): split the flags, then the one operation they name. */
-static int path_mount(struct task *t, const char *dev_name, struct path *path,
-		      const char *type, unsigned long flags, const char *data)
+static int path_mount(struct task *t, const char *dev_name, struct path *path, const char *type,
+		      unsigned long flags, const char *data)
 {
 	int mnt_flags = 0;
 	unsigned long sb_flags;

@@ -161,7 +161,12 @@ enum walk_event {
 	WALK_EV_SYMLINK, /* following d, body name/len; a: links so far */
 	WALK_EV_DOTDOT, /* ".." moved to d */
 	WALK_EV_DONE, /* the result: d or err */
-	WALK_EV_MOUNT, /* crossed onto d, the root of mount a ("..": up to mountpoint d) */
+	/*
+	 * d is a mountpoint: crossed to the root of mount a, b the m_seq
+	 * re-checked (0 in ref-walk); with name "..", climbed from the root
+	 * of mount b up to d in mount a
+	 */
+	WALK_EV_MOUNT,
 };
 struct walk_trace {
 	void (*event)(void *ctx, enum walk_event ev, const struct dentry *d, const char *name,

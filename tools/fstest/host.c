@@ -15,6 +15,8 @@
 #include <grp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -118,6 +120,16 @@ int fstest_host_init(struct fstest_host *host, bool chroot_cwd, FILE *err)
 			     "absolute paths and getcwd see the real root\n");
 		return 0;
 	}
+	/*
+	 * A private mount namespace: what the script mounts stays out of the
+	 * host's and goes when this process does, and nothing it mounts
+	 * propagates to a peer (vfslab's mounts are all private).
+	 */
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		fprintf(err,
+			"fstest: no private mount namespace (%s): mount lines would "
+			"change the host's\n",
+			strerror(errno));
 	host->root = getcwd(NULL, 0);
 	if (!host->root)
 		return -errno;

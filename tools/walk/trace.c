@@ -98,12 +98,16 @@ static void trace_event(void *ctx, enum walk_event ev, const struct dentry *d, c
 		break;
 	case WALK_EV_MOUNT:
 		if (name)
-			printf("  mount     \"..\" at the root of a mount: up to its mountpoint "
+			printf("  mount     \"..\" at the root of mount %u: up to its mountpoint "
 			       "\"%s\" in mount %u\n",
-			       di.name, (unsigned int)a);
+			       (unsigned int)b, di.name, (unsigned int)a);
+		else if (b)
+			printf("  mount     \"%s\" is a mountpoint (DCACHE_MOUNTED): the mount hash "
+			       "gives mount %u, cross to its root; mount_lock seq %u unchanged\n",
+			       di.name, (unsigned int)a, (unsigned int)b);
 		else
-			printf("  mount     \"%s\" has a mount on it: crossed to the root of mount "
-			       "%u (mount hash)\n",
+			printf("  mount     \"%s\" is a mountpoint (DCACHE_MOUNTED): lookup_mnt() "
+			       "gives mount %u with a reference, cross to its root\n",
 			       di.name, (unsigned int)a);
 		break;
 	case WALK_EV_DOTDOT:
