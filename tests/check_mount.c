@@ -235,8 +235,8 @@ START_TEST(test_expire)
 }
 END_TEST
 
-static long vt_openat2(struct task *t, int dfd, const char *path, uint64_t flags,
-		       uint64_t mode, uint64_t resolve)
+static long vt_openat2(struct task *t, int dfd, const char *path, uint64_t flags, uint64_t mode,
+		       uint64_t resolve)
 {
 	struct open_how how = { flags, mode, resolve };
 	long fd = sys_openat2(t, dfd, path, &how, sizeof(how));

@@ -488,6 +488,9 @@ static int may_lookup(struct nameidata *nd)
 
 	trace(nd, WALK_EV_PERMISSION, nd->path.dentry, NULL, 0, READ_ONCE(nd->inode->i_mode), 0,
 	      err);
+	/* A refusal in RCU mode is made sure of in ref-walk (RESOLVE_CACHED: EAGAIN). */
+	if (unlikely(err) && (nd->flags & LOOKUP_RCU) && !try_to_unlazy(nd))
+		return -ECHILD;
 	return err;
 }
 

@@ -969,6 +969,23 @@ static int do_reconfigure_mnt(struct task *t, struct path *path, int mnt_flags)
 	return ret;
 }
 
+/*
+ * Models do_change_type()'s checks: a mount's root, one propagation type.
+ * vfslab has no propagation: every mount is private, so nothing changes.
+ */
+static int do_change_type(const struct path *path, unsigned long ms_flags)
+{
+	unsigned long type = ms_flags & ~(unsigned long)(MS_REC | MS_SILENT);
+
+	if (path->dentry != path->mnt->mnt_root)
+		return -EINVAL;
+	if (type & ~(unsigned long)(MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE))
+		return -EINVAL;
+	if (type & (type - 1))
+		return -EINVAL;
+	return 0;
+}
+
 /* Models path_mount(): split the flags, then the one operation they name. */
 static int path_mount(struct task *t, const char *dev_name, struct path *path, const char *type,
 		      unsigned long flags, const char *data)
@@ -1015,7 +1032,7 @@ static int path_mount(struct task *t, const char *dev_name, struct path *path, c
 	if (flags & MS_BIND)
 		return do_loopback(t, path, dev_name, flags & MS_REC);
 	if (flags & (MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE))
-		return 0; /* do_change_type(): no propagation in vfslab, every mount is private */
+		return do_change_type(path, flags);
 	if (flags & MS_MOVE)
 		return -EINVAL; /* do_move_mount_old(): not modelled */
 	return do_new_mount(t, path, type, sb_flags, mnt_flags, data);

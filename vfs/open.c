@@ -490,15 +490,20 @@ static bool utime_valid(const struct timespec *ts)
  * Models vfs_utimes(): "now" needs ownership or write permission (EACCES);
  * an explicit time needs ownership (EPERM). Root may do either.
  */
-static int utimes_inode(struct task *t, struct inode *inode, const struct timespec *times)
+static int utimes_inode(struct task *t, const struct path *path, const struct timespec *times)
 {
 	const struct cred *cred = &t->cred;
+	struct inode *inode = d_inode(t->vfs, path->dentry);
 	struct timespec now;
 	bool set_a = true, set_m = true, explicit = false;
+	int error;
 
-	/* vfs_utimes() checks the nanoseconds once it has the inode. */
+	/* vfs_utimes() checks the nanoseconds once it has the inode, then the mount. */
 	if (times && (!utime_valid(&times[0]) || !utime_valid(&times[1])))
 		return -EINVAL;
+	error = mnt_want_write(path->mnt);
+	if (error)
+		return error;
 	/* Both UTIME_NOW is a plain touch; anything else is ATTR_TIMES_SET. */
 	if (times && times[0].tv_nsec == UTIME_NOW && times[1].tv_nsec == UTIME_NOW)
 		times = NULL;
@@ -548,9 +553,7 @@ long sys_utimensat(struct task *t, int dfd, const char *name, const struct times
 		f = fdget(t, dfd);
 		if (dfd < 0 || !fd_file(f))
 			return -EBADF;
-		error = mnt_want_write(file_path(t->vfs, fd_file(f))->mnt);
-		if (!error)
-			error = utimes_inode(t, file_inode(t->vfs, fd_file(f)), times);
+		error = utimes_inode(t, file_path(t->vfs, fd_file(f)), times);
 		fdput(t, f);
 		return error;
 	}
@@ -561,9 +564,7 @@ long sys_utimensat(struct task *t, int dfd, const char *name, const struct times
 	error = user_path_at(t, dfd, name, lookup_flags, &path, NULL);
 	if (error)
 		return error;
-	error = mnt_want_write(path.mnt);
-	if (!error)
-		error = utimes_inode(t, d_inode(t->vfs, path.dentry), times);
+	error = utimes_inode(t, &path, times);
 	path_put(t->vfs, &path);
 	return error;
 }

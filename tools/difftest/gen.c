@@ -17,7 +17,9 @@
  *    O_NONBLOCK, and a line that may hold a blocking fifo never reads;
  *  - fs.protected_*, and the host tmpfs' large folios and size: struct
  *    dt_policy;
- *  - pathconf and bind/connect, which the vfslab backend lacks.
+ *  - pathconf and bind/connect, which the vfslab backend lacks;
+ *  - mounts on the scratch root, MS_MOVE and shared propagation
+ *    (gen_mount.c).
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -403,7 +405,13 @@ static void gen_line(struct gen *g, bool setup)
 	}
 	creds(g);
 	r = gen_rnd(g, 100);
-	if (r < 42) {
+	if (r < 10 && !g->pol->no_mounts && !gen_avoid(g, DT_AVOID_MOUNTS)) {
+		/* Mounts (EPERM but as root) and openat2. */
+		if (gen_chance(g, 55))
+			gen_mountop(g);
+		else
+			gen_openat2(g);
+	} else if (r < 42) {
 		/* A few namespace calls, perhaps a look at the result. */
 		n = 1 + gen_chance(g, 35) + gen_chance(g, 15);
 		while (n--)

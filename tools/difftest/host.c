@@ -1,14 +1,23 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * What the host's answers depend on beyond Linux's VFS: fs.protected_*
- * sysctls and the tmpfs' mount options (large folios, size), read into a
+ * sysctls, the tmpfs' mount options (large folios, size) and whether it
+ * can give a run a mount namespace of its own, read into a
  * struct dt_policy so the generator leaves those calls out.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* unshare */
+#endif
+#include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/statfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tools/difftest/difftest.h"
 
@@ -103,6 +112,35 @@ static bool host_large_folios(const char *opts, char *huge, size_t len)
 	return !strcmp(huge, "always") || !strcmp(huge, "within_size");
 }
 
+int dt_host_private_root(const char *dir, const char *tmpdir)
+{
+	char opts[1024] = "", data[256], size[64] = "", huge[32] = "", inodes[64] = "";
+
+	if (mount_options(tmpdir, opts, sizeof(opts))) {
+		mount_option(opts, "size", size, sizeof(size));
+		mount_option(opts, "huge", huge, sizeof(huge));
+		mount_option(opts, "nr_inodes", inodes, sizeof(inodes));
+	}
+	snprintf(data, sizeof(data), "mode=0%o%s%s%s%s%s%s", DT_ROOT_MODE, *size ? ",size=" : "",
+		 size, *huge ? ",huge=" : "", huge, *inodes ? ",nr_inodes=" : "", inodes);
+	if (mount("tmpfs", dir, "tmpfs", 0, data) < 0 || chdir(dir) < 0)
+		return -errno;
+	return 0;
+}
+
+/* Can this process have a mount namespace of its own (fstest_host_init's)? */
+static bool host_mount_ns(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWNS) == 0 ? 0 : 1);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return false;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 void dt_policy_from_host(struct dt_policy *p, const char *tmpdir, char *desc, size_t len)
 {
 	int sym = read_sysctl("protected_symlinks", 1),
@@ -122,18 +160,20 @@ void dt_policy_from_host(struct dt_policy *p, const char *tmpdir, char *desc, si
 	if (tmpdir && statfs(tmpdir, &sfs) == 0)
 		p->tmpfs_size = (unsigned long long)sfs.f_blocks * (unsigned long long)sfs.f_bsize;
 	p->no_big_fallocate = !p->tmpfs_size || p->tmpfs_size >= (1ull << 40);
+	p->no_mounts = !host_mount_ns();
 	n = (size_t)snprintf(desc, len,
 			     "host fs.protected_symlinks=%d hardlinks=%d regular=%d fifos=%d "
 			     "(vfslab: 1 1 0 0), tmpfs huge=%s size=%llu",
 			     sym, hard, reg, fifo, huge, p->tmpfs_size);
 	if (n < len && (p->no_sticky_ow || p->no_sticky_gw || p->root_links || p->no_seek_hole ||
-			p->no_big_fallocate))
-		snprintf(desc + n, len - n, "; not generated:%s%s%s%s%s",
+			p->no_big_fallocate || p->no_mounts))
+		snprintf(desc + n, len - n, "; not generated:%s%s%s%s%s%s",
 			 p->no_sticky_ow ? " sticky o+w directories," : "",
 			 p->no_sticky_gw ? " sticky g+w directories," : "",
 			 p->root_links ? " link() as non-root," : "",
 			 p->no_seek_hole ? " SEEK_DATA/SEEK_HOLE (large folios)," : "",
-			 p->no_big_fallocate ? " 1 TiB fallocate (the tmpfs holds it)," : "");
+			 p->no_big_fallocate ? " 1 TiB fallocate (the tmpfs holds it)," : "",
+			 p->no_mounts ? " mounts (no mount namespace of its own)," : "");
 	n = strlen(desc);
 	if (n && desc[n - 1] == ',')
 		desc[n - 1] = '\0';
