@@ -381,7 +381,8 @@ static int ck_collect_mounts(struct ck *c)
  * The mount tree and mnt_count: every child hashed under (parent,
  * mountpoint) and found by __lookup_mnt(); counts of one for the
  * namespace (kept by a lazily detached tree's submounts until it goes),
- * one per child, one per path held (fs_struct, file).
+ * one per child while in the namespace, one per path held (fs_struct,
+ * file).
  */
 static int ck_mounts(struct ck *c)
 {
@@ -392,7 +393,8 @@ static int ck_mounts(struct ck *c)
 	for (size_t i = 0; i < c->nmnts; i++) {
 		const struct ck_mount *e = &c->mnts[i];
 		struct mount *m = e->m;
-		long want = e->children + e->holders, count = mnt_get_count(v, m);
+		/* Out of the namespace, children no longer hold their parent (umount_tree()). */
+		long want = (m->mnt_ns ? e->children : 0) + e->holders, count = mnt_get_count(v, m);
 
 		if (m->mnt_ns && m->mnt_ns != v->mnt_ns)
 			return ck_fail(c->err, c->len, "mount %d is in another namespace",
@@ -908,9 +910,12 @@ int vfs_check_quiescent(struct vfs *v, char *err, size_t len)
 	if (!list_empty(&v->tasks))
 		return ck_fail(err, len, "tasks are still live");
 	ret = ck_slabs(&c);
-	/* With no task, nothing holds an unhashed dentry: every name is in place. */
+	/*
+	 * With no task, nothing holds an unhashed dentry, every name is in
+	 * place, but the root of a bind mount whose source was removed.
+	 */
 	for (size_t i = 1; !ret && i < c.nd; i++)
-		if (d_unhashed(v, c.dent[i].d) && !IS_ROOT(v, c.dent[i].d))
+		if (d_unhashed(v, c.dent[i].d) && !IS_ROOT(v, c.dent[i].d) && !c.dent[i].mntrefs)
 			ret = ck_fail(err, len, "unhashed dentry %s survives with no task",
 				      ck_dpath(&c, c.dent[i].d, p));
 	if (!ret && c.nfiles)

@@ -1625,11 +1625,16 @@ static long do_unlinkat(struct task *t, int dfd, const char *name)
 			inode = d_inode(v, d);
 			ihold(inode);
 			error = may_delete(t, dir, d, false);
-			if (!error && d_mountpoint(v, d))
-				error = -EBUSY; /* is_local_mountpoint() */
 			if (!error) {
-				shmem_unlink(v, dir, d);
-				d_delete(v, d);
+				/* vfs_unlink(): under the victim's lock, as lock_mount() marks it. */
+				inode_lock(inode);
+				if (d_mountpoint(v, d))
+					error = -EBUSY; /* is_local_mountpoint() */
+				else
+					shmem_unlink(v, dir, d);
+				inode_unlock(inode);
+				if (!error)
+					d_delete(v, d);
 			}
 		}
 		dput(v, d);

@@ -739,24 +739,39 @@ static int shmem_parse_options(const char *data, struct tmpfs_opts *o, const str
 
 /*
  * Models lock_mount(): go to the top of what is mounted on path (the new
- * mount goes over it); namespace_sem held on success. path's references
- * move along.
+ * mount goes over it); on success the mountpoint's inode_lock and
+ * namespace_sem are held, so that an rmdir or unlink, which checks for
+ * DCACHE_MOUNTED under the victim's inode_lock, cannot remove it before
+ * the mount is attached. path's references move along.
  */
 static int lock_mount(struct vfs *v, struct path *path)
 {
-	struct vfsmount *m;
+	for (;;) {
+		struct inode *inode = d_inode(v, path->dentry);
+		struct vfsmount *m;
 
-	mutex_lock(&v->namespace_sem);
-	while ((m = lookup_mnt(v, path))) {
+		inode_lock(inode);
+		mutex_lock(&v->namespace_sem);
+		if (unlikely(!IS_ROOT(v, path->dentry) && d_unhashed(v, path->dentry))) {
+			mutex_unlock(&v->namespace_sem);
+			inode_unlock(inode);
+			return -ENOENT; /* cant_mount(): the directory was removed */
+		}
+		m = lookup_mnt(v, path);
+		if (!m)
+			return 0;
+		mutex_unlock(&v->namespace_sem);
+		inode_unlock(inode);
 		path_put(v, path);
 		path->mnt = m;
 		path->dentry = dget(v, m->mnt_root);
 	}
-	if (unlikely(!IS_ROOT(v, path->dentry) && d_unhashed(v, path->dentry))) {
-		mutex_unlock(&v->namespace_sem);
-		return -ENOENT; /* cant_mount(): the directory was removed */
-	}
-	return 0;
+}
+
+static void unlock_mount(struct vfs *v, const struct path *path)
+{
+	mutex_unlock(&v->namespace_sem);
+	inode_unlock(d_inode(v, path->dentry));
 }
 
 /* Models graft_tree() + attach_recursive_mnt(): namespace_sem held. */
@@ -805,7 +820,7 @@ static int do_new_mount(struct task *t, struct path *path, const char *fstype,
 			err = -EINVAL;
 		else
 			err = graft_tree(v, mnt, path);
-		mutex_unlock(&v->namespace_sem);
+		unlock_mount(v, path);
 	}
 	if (err)
 		mntput(v, &mnt->mnt);
@@ -871,7 +886,7 @@ static int do_loopback(struct task *t, struct path *path, const char *old_name, 
 	if (err)
 		drop_copy(v, mnt);
 out_unlock:
-	mutex_unlock(&v->namespace_sem);
+	unlock_mount(v, path);
 out:
 	path_put(v, &old_path);
 	return err;

@@ -47,10 +47,12 @@ static void gen_mount_path(struct gen *g, char *buf)
 
 static void gen_new_mount(struct gen *g, const char *target)
 {
-	static const char *const flags[] = { "0", "0", "0", "MS_RDONLY", "MS_NOSUID,MS_NODEV",
-					     "MS_NOEXEC", "MS_NOATIME", "MS_NOUSER" };
+	static const char *const flags[] = {
+		"0",	     "0",	   "0",	       "MS_RDONLY", "MS_NOSUID,MS_NODEV",
+		"MS_NOEXEC", "MS_NOATIME", "MS_NOUSER"
+	};
 	static const char *const data[] = { "size=1m", "mode=0700", "mode=01777,uid=1000",
-					    "size=8k", "bogus=1", "size=x" };
+					    "size=8k", "bogus=1",   "size=x" };
 	unsigned int r = gen_rnd(g, 100);
 
 	gen_call(g, "mount");
@@ -78,10 +80,14 @@ static void gen_bind(struct gen *g, const char *target)
 static void gen_remount(struct gen *g, const char *target)
 {
 	static const char *const flags[] = {
-		"MS_REMOUNT,MS_RDONLY",		 "MS_REMOUNT,MS_RDONLY",
-		"MS_REMOUNT",			 "MS_BIND,MS_REMOUNT,MS_RDONLY",
-		"MS_BIND,MS_REMOUNT,MS_RDONLY", "MS_BIND,MS_REMOUNT",
-		"MS_PRIVATE",			 "MS_PRIVATE,MS_REC",
+		"MS_REMOUNT,MS_RDONLY",
+		"MS_REMOUNT,MS_RDONLY",
+		"MS_REMOUNT",
+		"MS_BIND,MS_REMOUNT,MS_RDONLY",
+		"MS_BIND,MS_REMOUNT,MS_RDONLY",
+		"MS_BIND,MS_REMOUNT",
+		"MS_PRIVATE",
+		"MS_PRIVATE,MS_REC",
 		"MS_PRIVATE,MS_RDONLY",
 	};
 
@@ -93,9 +99,9 @@ static void gen_remount(struct gen *g, const char *target)
 
 static void gen_umount(struct gen *g, const char *target)
 {
-	static const char *const flags[] = { "0",	  "0",		 "0",
-					     "MNT_DETACH", "MNT_DETACH",	 "UMOUNT_NOFOLLOW",
-					     "MNT_FORCE",  "MNT_EXPIRE",	 "MNT_EXPIRE,MNT_DETACH",
+	static const char *const flags[] = { "0",	   "0",		 "0",
+					     "MNT_DETACH", "MNT_DETACH", "UMOUNT_NOFOLLOW",
+					     "MNT_FORCE",  "MNT_EXPIRE", "MNT_EXPIRE,MNT_DETACH",
 					     "020" };
 
 	gen_call(g, "umount2");
@@ -190,8 +196,8 @@ void gen_openat2(struct gen *g)
 		"O_RDONLY,040000000000",
 	};
 	static const char *const res[] = {
-		"RESOLVE_NO_XDEV",	 "RESOLVE_NO_MAGICLINKS", "RESOLVE_NO_SYMLINKS",
-		"RESOLVE_BENEATH",	 "RESOLVE_IN_ROOT",	  "RESOLVE_CACHED",
+		"RESOLVE_NO_XDEV", "RESOLVE_NO_MAGICLINKS", "RESOLVE_NO_SYMLINKS",
+		"RESOLVE_BENEATH", "RESOLVE_IN_ROOT",	    "RESOLVE_CACHED",
 	};
 	static const unsigned int sizes[] = { 23, 32, 64, 4096, 4097 };
 	const char *f = GEN_PICK(g, flags);
@@ -215,7 +221,9 @@ void gen_openat2(struct gen *g)
 	gen_call(g, "openat2");
 	gen_dirfd(g);
 	gen_arg(g, "%s %s %s", path, f,
-		create ? (gen_chance(g, 90) ? "0644" : "010644") : gen_chance(g, 95) ? "0" : "0600");
+		create		  ? (gen_chance(g, 90) ? "0644" : "010644") :
+		gen_chance(g, 95) ? "0" :
+				    "0600");
 	gen_put(g, " ");
 	for (unsigned int i = 0; i < GEN_ARRAY_SIZE(res); i++) {
 		if (gen_chance(g, 25)) {
