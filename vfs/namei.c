@@ -1741,7 +1741,8 @@ static int vfs_rename(struct task *t, struct inode *old_dir, struct dentry *old_
 		}
 	}
 	/* is_local_mountpoint(): a name something is mounted on stays. */
-	if (d_mountpoint(v, old_dentry) || (target && d_mountpoint(v, new_dentry)))
+	if (d_mountpoint(v, old_dentry) ||
+	    ((flags & RENAME_EXCHANGE) && target && d_mountpoint(v, new_dentry)))
 		return -EBUSY;
 	if (flags & RENAME_EXCHANGE) {
 		/* simple_rename_exchange() */
@@ -1762,8 +1763,15 @@ static int vfs_rename(struct task *t, struct inode *old_dir, struct dentry *old_
 	 * to S_DEAD, so no create slips in between (vfs_rename() locks the
 	 * target too); unused cached children go first (shrink_dcache_parent).
 	 */
-	if (target && new_is_dir) {
+	if (target) {
+		/* The victim's lock, under which lock_mount() marks a mountpoint. */
 		inode_lock(target);
+		if (d_mountpoint(v, new_dentry)) {
+			inode_unlock(target);
+			return -EBUSY;
+		}
+	}
+	if (target && new_is_dir) {
 		if (v->cfg.dentry_unused_max)
 			shrink_dcache_lru(v, 0);
 		if (!simple_empty(v, new_dentry)) {
@@ -1777,8 +1785,8 @@ static int vfs_rename(struct task *t, struct inode *old_dir, struct dentry *old_
 			set_nlink(target, -1);
 			set_nlink(old_dir, -1);
 			WRITE_ONCE(target->i_flags, target->i_flags | S_DEAD);
-			inode_unlock(target);
 		}
+		inode_unlock(target);
 	} else if (is_dir) {
 		set_nlink(old_dir, -1);
 		set_nlink(new_dir, 1);
