@@ -15,13 +15,19 @@
  * caller's slot. Only a mount taken out of the namespace (mnt_ns NULL)
  * sums the slots, under mount_lock, to find its last reference.
  * mnt-count=atomic keeps one shared counter instead, to show why.
+ *
+ * The slots are indexed by arch_cpu_id() (a live thread natively, a
+ * virtual CPU on the simulator), each on its own cache line as a per-CPU
+ * area would be. A CPU owns its slot, so adding is a plain load and store,
+ * the kernel's this_cpu_add(); a thread without a CPU number adds
+ * atomically to one shared extra slot.
  */
 #ifndef VFSLAB_VFS_MOUNT_H
 #define VFSLAB_VFS_MOUNT_H
 
 #include <sys/mount.h>
 
-#include "lib/percpu_counter.h"
+#include "lib/arch.h"
 #include "vfs/internal.h"
 
 #ifndef MS_NOSYMFOLLOW
@@ -56,14 +62,23 @@ struct mnt_namespace {
 	struct mount *root;
 };
 
+/* One CPU's counts, the kernel's struct mnt_pcp. */
+struct mnt_pcp {
+	long mnt_count;
+	long mnt_writers; /* files open for write: mnt_get_write_access() */
+} __cacheline_aligned;
+
+/* Slots: one per CPU number, and one shared by threads without a number. */
+#define MNT_PCP_SLOTS (ARCH_NR_CPUS + 1)
+
 struct mount {
 	struct hlist_node mnt_hash; /* in the mount hash, under mount_lock */
 	struct mount *mnt_parent; /* itself for the namespace root */
 	struct dentry *mnt_mountpoint;
 	struct vfsmount mnt;
-	struct percpu_counter *mnt_pcp; /* mnt-count=percpu */
-	atomic_long_t mnt_count; /* mnt-count=atomic */
-	atomic_long_t mnt_writers; /* files open for write on it */
+	struct mnt_pcp *mnt_pcp; /* MNT_PCP_SLOTS */
+	bool mnt_count_atomic; /* mnt-count=atomic: mnt_count below, not mnt_pcp's */
+	atomic_long_t mnt_count;
 	struct list_head mnt_mounts; /* children, under mount_lock */
 	struct list_head mnt_child; /* in the parent's mnt_mounts */
 	struct mnt_namespace *mnt_ns; /* NULL once unmounted */
@@ -105,6 +120,7 @@ bool choose_mountpoint_rcu(struct vfs *v, struct mount *m, const struct path *ro
 			   struct path *path, unsigned int *seqp);
 bool choose_mountpoint(struct vfs *v, struct mount *m, const struct path *root, struct path *path);
 long mnt_get_count(struct vfs *v, struct mount *mnt);
+long mnt_get_writers(const struct mount *mnt);
 bool __mnt_is_readonly(const struct vfsmount *mnt);
 int mnt_want_write(const struct vfsmount *mnt);
 int mnt_get_write_access(struct vfs *v, struct vfsmount *mnt);

@@ -632,8 +632,6 @@ static bool __follow_mount_rcu(struct nameidata *nd, struct path *path, unsigned
 	struct vfs *v = nd->v;
 	struct dentry *dentry = path->dentry;
 
-	if (likely(!(flags & DCACHE_MOUNTED)))
-		return true;
 	if (unlikely(nd->flags & LOOKUP_NO_XDEV))
 		return false;
 	for (;;) {
@@ -703,7 +701,9 @@ static __always_inline int handle_mounts(struct nameidata *nd, struct dentry *de
 	if (nd->flags & LOOKUP_RCU) {
 		unsigned int seq = nd->next_seq;
 
-		if (likely(__follow_mount_rcu(nd, path, flags)))
+		/* The one test a component pays when nothing is mounted on it. */
+		if (likely(!(flags & DCACHE_MOUNTED)) ||
+		    likely(__follow_mount_rcu(nd, path, flags)))
 			return 0;
 		/* path and next_seq may have moved on: start the crossing again. */
 		path->mnt = nd->path.mnt;

@@ -45,11 +45,35 @@ static void unlock_mount_hash(struct vfs *v)
 
 /* ---- counts ---- */
 
+/*
+ * this_cpu_add() on a field of mnt_pcp: the CPU's own slot with a plain
+ * load and store, or the shared slot atomically for a thread without one.
+ */
+static inline void mnt_pcp_add(struct mount *mnt, size_t field, long n)
+{
+	int cpu = arch_cpu_id();
+	long *p = (long *)((char *)&mnt->mnt_pcp[cpu >= 0 ? cpu : (int)ARCH_NR_CPUS] + field);
+
+	if (likely(cpu >= 0))
+		WRITE_ONCE(*p, READ_ONCE(*p) + n);
+	else
+		__atomic_fetch_add(p, n, __ATOMIC_RELAXED);
+}
+
+static long mnt_pcp_sum(const struct mount *mnt, size_t field)
+{
+	long sum = 0;
+
+	for (unsigned int i = 0; i < MNT_PCP_SLOTS; i++)
+		sum += READ_ONCE(*(const long *)((const char *)&mnt->mnt_pcp[i] + field));
+	return sum;
+}
+
 /* Models mnt_add_count(): this CPU's slot, or the one shared counter. */
 static inline void mnt_add_count(struct mount *mnt, long n)
 {
-	if (likely(mnt->mnt_pcp))
-		percpu_counter_add(mnt->mnt_pcp, n);
+	if (likely(!mnt->mnt_count_atomic))
+		mnt_pcp_add(mnt, offsetof(struct mnt_pcp, mnt_count), n);
 	else
 		atomic_long_add(n, &mnt->mnt_count);
 }
@@ -58,9 +82,15 @@ static inline void mnt_add_count(struct mount *mnt, long n)
 long mnt_get_count(struct vfs *v, struct mount *mnt)
 {
 	(void)v;
-	if (mnt->mnt_pcp)
-		return percpu_counter_sum(mnt->mnt_pcp);
+	if (!mnt->mnt_count_atomic)
+		return mnt_pcp_sum(mnt, offsetof(struct mnt_pcp, mnt_count));
 	return atomic_long_read(&mnt->mnt_count);
+}
+
+/* Models mnt_get_writers(). */
+long mnt_get_writers(const struct mount *mnt)
+{
+	return mnt_pcp_sum(mnt, offsetof(struct mnt_pcp, mnt_writers));
 }
 
 struct vfsmount *mntget(struct vfs *v, struct vfsmount *mnt)
@@ -389,13 +419,13 @@ int mnt_get_write_access(struct vfs *v, struct vfsmount *mnt)
 {
 	struct mount *m = real_mount(mnt);
 
-	atomic_long_inc(&m->mnt_writers);
+	mnt_pcp_add(m, offsetof(struct mnt_pcp, mnt_writers), 1);
 	smp_mb(); /* against mnt_make_readonly()'s writer count */
 	if (unlikely(__mnt_is_readonly(mnt) || (READ_ONCE(mnt->mnt_flags) & MNT_WRITE_HOLD))) {
 		/* The kernel spins while MNT_WRITE_HOLD; a fresh look answers the same. */
 		lock_mount_hash(v);
 		if (__mnt_is_readonly(mnt)) {
-			atomic_long_dec(&m->mnt_writers);
+			mnt_pcp_add(m, offsetof(struct mnt_pcp, mnt_writers), -1);
 			unlock_mount_hash(v);
 			return -EROFS;
 		}
@@ -407,7 +437,7 @@ int mnt_get_write_access(struct vfs *v, struct vfsmount *mnt)
 void mnt_put_write_access(struct vfs *v, struct vfsmount *mnt)
 {
 	(void)v;
-	atomic_long_dec(&real_mount(mnt)->mnt_writers);
+	mnt_pcp_add(real_mount(mnt), offsetof(struct mnt_pcp, mnt_writers), -1);
 }
 
 /* Models mnt_make_readonly(): EBUSY while a file holds write access. */
@@ -417,7 +447,7 @@ static int mnt_make_readonly(struct mount *mnt)
 
 	WRITE_ONCE(mnt->mnt.mnt_flags, mnt->mnt.mnt_flags | MNT_WRITE_HOLD);
 	smp_mb(); /* against mnt_get_write_access() */
-	if (atomic_long_read(&mnt->mnt_writers) > 0)
+	if (mnt_get_writers(mnt) > 0)
 		ret = -EBUSY;
 	else
 		WRITE_ONCE(mnt->mnt.mnt_flags, mnt->mnt.mnt_flags | MNT_READONLY);
@@ -495,14 +525,13 @@ static struct mount *alloc_vfsmnt(struct vfs *v, struct super_block *sb, struct 
 
 	if (!mnt)
 		return NULL;
-	if (v->cfg.mnt_count == MNT_COUNT_PERCPU) {
-		mnt->mnt_pcp = aligned_alloc(L1_CACHE_BYTES, sizeof(*mnt->mnt_pcp));
-		if (!mnt->mnt_pcp) {
-			free(mnt);
-			return NULL;
-		}
-		percpu_counter_init(mnt->mnt_pcp);
+	mnt->mnt_pcp = aligned_alloc(L1_CACHE_BYTES, MNT_PCP_SLOTS * sizeof(*mnt->mnt_pcp));
+	if (!mnt->mnt_pcp) {
+		free(mnt);
+		return NULL;
 	}
+	memset(mnt->mnt_pcp, 0, MNT_PCP_SLOTS * sizeof(*mnt->mnt_pcp));
+	mnt->mnt_count_atomic = v->cfg.mnt_count == MNT_COUNT_ATOMIC;
 	mnt_add_count(mnt, 1);
 	INIT_HLIST_NODE(&mnt->mnt_hash);
 	INIT_LIST_HEAD(&mnt->mnt_mounts);
@@ -899,11 +928,11 @@ static bool sb_has_writers(struct vfs *v, struct super_block *sb)
 		struct mount *p;
 
 		hlist_for_each_entry(p, &v->mount_hashtable[i], mnt_hash)
-			if (p->mnt.mnt_sb == sb && atomic_long_read(&p->mnt_writers))
+			if (p->mnt.mnt_sb == sb && mnt_get_writers(p))
 				return true;
 	}
 	return sb == real_mount(v->root_mnt)->mnt.mnt_sb &&
-	       atomic_long_read(&real_mount(v->root_mnt)->mnt_writers);
+	       mnt_get_writers(real_mount(v->root_mnt));
 }
 
 /* Models reconfigure_super() for tmpfs' read-only flag. namespace_sem held. */
