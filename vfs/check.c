@@ -912,10 +912,12 @@ int vfs_check_quiescent(struct vfs *v, char *err, size_t len)
 	ret = ck_slabs(&c);
 	/*
 	 * With no task, nothing holds an unhashed dentry, every name is in
-	 * place, but the root of a bind mount whose source was removed.
+	 * place, but the root of a bind mount whose source was removed, and
+	 * the removed directories above it that its d_parent chain pins.
 	 */
 	for (size_t i = 1; !ret && i < c.nd; i++)
-		if (d_unhashed(v, c.dent[i].d) && !IS_ROOT(v, c.dent[i].d) && !c.dent[i].mntrefs)
+		if (d_unhashed(v, c.dent[i].d) && !IS_ROOT(v, c.dent[i].d) && !c.dent[i].mntrefs &&
+		    !c.dent[i].children)
 			ret = ck_fail(err, len, "unhashed dentry %s survives with no task",
 				      ck_dpath(&c, c.dent[i].d, p));
 	if (!ret && c.nfiles)

@@ -48,6 +48,8 @@
 	(MNT_NOSUID | MNT_NODEV | MNT_NOEXEC | MNT_NOATIME | MNT_NODIRATIME | MNT_RELATIME | \
 	 MNT_READONLY | MNT_NOSYMFOLLOW)
 #define MNT_WRITE_HOLD 0x200
+/* vfslab's: a sync umount is waiting out the walkers that may hold it (do_umount()) */
+#define MNT_UMOUNT_PENDING 0x400
 #define MNT_DOOMED 0x1000000
 #define MNT_SYNC_UMOUNT 0x2000000
 #define MNT_UMOUNT 0x8000000
@@ -102,7 +104,7 @@ static inline bool d_mountpoint(const struct vfs *v, const struct dentry *d)
 	return d_flags(v, d) & DCACHE_MOUNTED;
 }
 
-/* mount_lock's read side */
+/* mount_lock's read side; a walk samples it at an even value, as the kernel's */
 static inline unsigned int mount_seq_begin(const struct vfs *v)
 {
 	return read_seqbegin(&v->mount_lock);

@@ -407,7 +407,7 @@ static const char *path_init(struct nameidata *nd, const char *s, unsigned int f
 	}
 	nd->flags = flags;
 	nd->state |= ND_JUMPED;
-	nd->m_seq = raw_read_seqcount(&v->mount_lock.seqcount);
+	nd->m_seq = __read_seqcount_begin(&v->mount_lock.seqcount);
 	nd->r_seq = raw_read_seqcount(&v->rename_lock.seqcount);
 	smp_rmb();
 	trace(nd, WALK_EV_START, NULL, s, strlen(s), !!(flags & LOOKUP_RCU), nd->m_seq, 0);
