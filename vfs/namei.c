@@ -201,7 +201,7 @@ static void drop_links(struct nameidata *nd)
 	nd->depth = 0;
 }
 
-static bool legitimize_links(struct nameidata *nd)
+static __always_inline bool legitimize_links(struct nameidata *nd)
 {
 	/* RESOLVE_CACHED: a walk that has to leave RCU mode fails (EAGAIN). */
 	if (unlikely(nd->flags & LOOKUP_CACHED)) {
@@ -319,8 +319,14 @@ static void terminate_walk(struct nameidata *nd)
 	nd->path.dentry = NULL;
 }
 
+/* The last word on a scoped walk: the result must lie under its root. */
+static noinline int complete_walk_scoped(struct nameidata *nd)
+{
+	return path_is_under(nd->v, &nd->path, &nd->root) ? 0 : -EXDEV;
+}
+
 /* Models complete_walk(): a successful RCU walk takes its one reference here. */
-static int complete_walk(struct nameidata *nd)
+static __always_inline int complete_walk(struct nameidata *nd)
 {
 	if (nd->flags & LOOKUP_RCU) {
 		/* Not a scoped lookup: the root needs no reference. */
@@ -332,9 +338,8 @@ static int complete_walk(struct nameidata *nd)
 		if (!try_to_unlazy(nd))
 			return -ECHILD;
 	}
-	/* The last word on a scoped walk: the result must lie under its root. */
-	if (unlikely(nd->flags & LOOKUP_IS_SCOPED) && !path_is_under(nd->v, &nd->path, &nd->root))
-		return -EXDEV;
+	if (unlikely(nd->flags & LOOKUP_IS_SCOPED))
+		return complete_walk_scoped(nd);
 	return 0;
 }
 
@@ -1043,10 +1048,12 @@ int user_path_at(struct task *t, int dfd, const char *name, unsigned int flags, 
 }
 
 /* Models build_open_flags()' translation of openat2's RESOLVE_* flags. */
-static unsigned int resolve_lookup_flags(uint64_t resolve)
+static __always_inline unsigned int resolve_lookup_flags(uint64_t resolve)
 {
 	unsigned int flags = 0;
 
+	if (likely(!resolve))
+		return 0;
 	if (resolve & RESOLVE_NO_XDEV)
 		flags |= LOOKUP_NO_XDEV;
 	if (resolve & RESOLVE_NO_MAGICLINKS)

@@ -9,7 +9,8 @@
 #include "vfs/mount.h"
 
 /* Models do_sys_openat2(): the fd first (EMFILE wins), then the walk. */
-static long do_sys_openat2(struct task *t, int dfd, const char *path, const struct open_how *how)
+static __always_inline long do_sys_openat2(struct task *t, int dfd, const char *path,
+					   const struct open_how *how)
 {
 	struct file *f = NULL;
 	int fd, err;
