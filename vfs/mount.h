@@ -94,9 +94,10 @@ static inline struct mount *real_mount(const struct vfsmount *mnt)
 	return container_of(mnt, struct mount, mnt);
 }
 
+/* RCU walkers read the tree while umount changes it under mount_lock. */
 static inline bool mnt_has_parent(const struct mount *mnt)
 {
-	return mnt != mnt->mnt_parent;
+	return mnt != READ_ONCE(mnt->mnt_parent);
 }
 
 static inline bool d_mountpoint(const struct vfs *v, const struct dentry *d)

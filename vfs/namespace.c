@@ -621,8 +621,8 @@ static struct mount *alloc_vfsmnt(struct vfs *v, struct super_block *sb, struct 
 /* Models clone_mnt(): a new mount of old's superblock rooted at root. */
 static struct mount *clone_mnt(struct vfs *v, struct mount *old, struct dentry *root)
 {
-	struct mount *mnt =
-		alloc_vfsmnt(v, old->mnt.mnt_sb, root, old->mnt.mnt_flags & MNT_USER_SETTABLE_MASK);
+	struct mount *mnt = alloc_vfsmnt(v, old->mnt.mnt_sb, root,
+					 READ_ONCE(old->mnt.mnt_flags) & MNT_USER_SETTABLE_MASK);
 
 	if (!mnt)
 		return NULL;
@@ -1070,7 +1070,7 @@ static int do_reconfigure_mnt(struct task *t, struct path *path, int mnt_flags)
 		return -EINVAL;
 	mutex_lock(&v->namespace_sem);
 	/* change_mount_ro_state(): mnt_make_readonly() is EBUSY while a file holds write access. */
-	if ((mnt_flags & MNT_READONLY) && !(mnt->mnt.mnt_flags & MNT_READONLY)) {
+	if ((mnt_flags & MNT_READONLY) && !(READ_ONCE(mnt->mnt.mnt_flags) & MNT_READONLY)) {
 		if (hold_writers(v, mnt, NULL))
 			ret = -EBUSY;
 		if (!ret)
@@ -1137,7 +1137,7 @@ static int path_mount(struct task *t, const char *dev_name, struct path *path, c
 	if ((flags & MS_REMOUNT) &&
 	    !(flags & (MS_NOATIME | MS_NODIRATIME | MS_RELATIME | MS_STRICTATIME))) {
 		mnt_flags &= ~MNT_ATIME_MASK;
-		mnt_flags |= path->mnt->mnt_flags & MNT_ATIME_MASK;
+		mnt_flags |= READ_ONCE(path->mnt->mnt_flags) & MNT_ATIME_MASK;
 	}
 	sb_flags = flags & MS_RDONLY ? SB_RDONLY : 0;
 
