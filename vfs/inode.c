@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "vfs/internal.h"
+#include "vfs/mount.h"
 
 void current_time(struct timespec *ts)
 {
@@ -44,15 +44,17 @@ static void inode_init_owner(const struct cred *cred, struct inode *inode, const
 }
 
 /* Models shmem_get_inode(): a fresh inode, one reference, nlink set. */
-struct inode *new_inode(struct vfs *v, const struct cred *cred, const struct inode *dir,
+struct inode *new_inode(struct super_block *sb, const struct cred *cred, const struct inode *dir,
 			umode_t mode, dev_t rdev)
 {
+	struct vfs *v = sb->s_vfs;
 	VFS_PHASE(VFS_PH_INODE);
 	struct inode *inode = kmem_cache_zalloc(v->inode_cache);
 
 	if (!inode)
 		return NULL;
-	inode->i_sb = v;
+	inode->i_sb = sb;
+	atomic_inc(&sb->s_count);
 	inode_init_owner(cred, inode, dir, mode);
 	atomic_set(&inode->i_count, 1);
 	spin_lock_init(&inode->i_lock);
@@ -80,8 +82,11 @@ static void inode_free_rcu(struct rcu_head *head)
 {
 	struct inode *inode = container_of(head, struct inode, i_rcu);
 
+	struct super_block *sb = inode->i_sb;
+
 	free((void *)inode->i_link);
-	kmem_cache_free(inode->i_sb->inode_cache, inode);
+	kmem_cache_free(sb->s_vfs->inode_cache, inode);
+	put_super(sb);
 }
 
 /* Models iput() + evict(): the last reference frees data and inode. */
@@ -142,6 +147,13 @@ int generic_permission(const struct cred *cred, const struct inode *inode, int m
 /* Models inode_permission(): no ACLs, no read-only mounts here. */
 int inode_permission(const struct cred *cred, const struct inode *inode, int mask)
 {
+	/* sb_permission(): nobody writes to a read-only filesystem's files, dirs, links. */
+	if (unlikely(mask & MAY_WRITE) && unlikely(sb_rdonly(inode->i_sb))) {
+		umode_t mode = READ_ONCE(inode->i_mode);
+
+		if (S_ISREG(mode) || S_ISDIR(mode) || S_ISLNK(mode))
+			return -EROFS;
+	}
 	return generic_permission(cred, inode, mask);
 }
 
@@ -168,7 +180,7 @@ void inode_touch(struct inode *inode, bool m, bool c)
 void inode_fill_stat(const struct inode *inode, struct stat *st)
 {
 	memset(st, 0, sizeof(*st));
-	st->st_dev = 0x2a; /* an anonymous tmpfs device number */
+	st->st_dev = inode->i_sb->s_dev; /* an anonymous device: major 0, as tmpfs' */
 	st->st_ino = inode->i_ino;
 	st->st_mode = READ_ONCE(inode->i_mode);
 	st->st_nlink = READ_ONCE(inode->i_nlink);

@@ -194,20 +194,26 @@ static void __attribute__((constructor)) shmem_half_ram(void)
 	half_ram = vfs_phys_ram() / 2 >> SHMEM_PAGE_SHIFT;
 }
 
-unsigned long shmem_max_pages(const struct vfs *v)
+/*
+ * The superblock's max_blocks: its size= (a mount(2) option), else the
+ * instance's tmpfs-size, else shmem_default_max_blocks().
+ */
+unsigned long shmem_max_pages(const struct super_block *sb)
 {
-	if (v->cfg.tmpfs_size)
-		return (v->cfg.tmpfs_size + SHMEM_PAGE_SIZE - 1) >> SHMEM_PAGE_SHIFT;
+	unsigned long long bytes = sb->s_max_bytes ? sb->s_max_bytes : sb->s_vfs->cfg.tmpfs_size;
+
+	if (bytes)
+		return (bytes + SHMEM_PAGE_SIZE - 1) >> SHMEM_PAGE_SHIFT;
 	return half_ram;
 }
 
 /* shmem_inode_acct_blocks(): room for one more page, or false (ENOSPC). */
 static bool shmem_acct_page(struct inode *inode)
 {
-	struct vfs *v = inode->i_sb;
+	struct super_block *sb = inode->i_sb;
 
-	if ((unsigned long)atomic_long_add_return(1, &v->shmem_pages) > shmem_max_pages(v)) {
-		atomic_long_dec(&v->shmem_pages);
+	if ((unsigned long)atomic_long_add_return(1, &sb->shmem_pages) > shmem_max_pages(sb)) {
+		atomic_long_dec(&sb->shmem_pages);
 		return false;
 	}
 	return true;
