@@ -48,8 +48,6 @@
 	(MNT_NOSUID | MNT_NODEV | MNT_NOEXEC | MNT_NOATIME | MNT_NODIRATIME | MNT_RELATIME | \
 	 MNT_READONLY | MNT_NOSYMFOLLOW)
 #define MNT_WRITE_HOLD 0x200
-/* vfslab's: a sync umount is waiting out the walkers that may hold it (do_umount()) */
-#define MNT_UMOUNT_PENDING 0x400
 #define MNT_DOOMED 0x1000000
 #define MNT_SYNC_UMOUNT 0x2000000
 #define MNT_UMOUNT 0x8000000

@@ -190,7 +190,7 @@ static void mntput_no_expire(struct vfs *v, struct mount *mnt)
 		return;
 	}
 	lock_mount_hash(v);
-	smp_mb(); /* the count read below sees every add made before */
+	smp_mb(); /* pairs with __legitimize_mnt()'s */
 	mnt_add_count(mnt, -1);
 	count = mnt_get_count(v, mnt);
 	if (count != 0) {
@@ -226,13 +226,6 @@ void mntput(struct vfs *v, struct vfsmount *mnt)
  * Models __legitimize_mnt(): take a reference on a mount an RCU walk
  * found. 0: got it; 1: mount_lock moved, no reference; -1: mount_lock
  * moved after the reference was taken, and the caller must mntput().
- *
- * The kernel puts smp_mb() between the count and the sequence, pairing
- * with do_umount()'s before it reads the count. Here the umount side
- * pays instead: it marks the mount MNT_UMOUNT_PENDING and waits a grace
- * period before counting, so a walker either ran its whole RCU section
- * before (its count is seen) or sees the mark and backs off. A walk
- * leaving RCU mode then costs no barrier.
  */
 int __legitimize_mnt(struct vfs *v, struct vfsmount *bastard, unsigned int seq)
 {
@@ -244,12 +237,11 @@ int __legitimize_mnt(struct vfs *v, struct vfsmount *bastard, unsigned int seq)
 		return 0;
 	mnt = real_mount(bastard);
 	mnt_add_count(mnt, 1);
-	if (likely(!mount_seq_retry(v, seq)) &&
-	    likely(!(READ_ONCE(bastard->mnt_flags) & MNT_UMOUNT_PENDING)))
+	smp_mb(); /* against do_umount()'s count check, mntput_no_expire()'s */
+	if (likely(!mount_seq_retry(v, seq)))
 		return 0;
 	lock_mount_hash(v);
-	if (unlikely(READ_ONCE(bastard->mnt_flags) &
-		     (MNT_SYNC_UMOUNT | MNT_DOOMED | MNT_UMOUNT_PENDING))) {
+	if (unlikely(READ_ONCE(bastard->mnt_flags) & (MNT_SYNC_UMOUNT | MNT_DOOMED))) {
 		mnt_add_count(mnt, -1);
 		unlock_mount_hash(v);
 		return 1;
@@ -299,13 +291,7 @@ struct vfsmount *lookup_mnt(struct vfs *v, const struct path *path)
 		seq = mount_seq_begin(v);
 		child = __lookup_mnt(v, path->mnt, path->dentry);
 		m = child ? &child->mnt : NULL;
-		if (legitimize_mnt(v, m, seq))
-			break;
-		/* Out of the read section between tries: a pending umount waits for it. */
-		rcu_read_unlock();
-		cpu_relax();
-		rcu_read_lock();
-	} while (1);
+	} while (!legitimize_mnt(v, m, seq));
 	rcu_read_unlock();
 	return m;
 }
@@ -362,11 +348,11 @@ bool choose_mountpoint(struct vfs *v, struct mount *m, const struct path *root, 
 			}
 			res = -1;
 		}
-		rcu_read_unlock();
-		if (res < 0)
+		if (res < 0) {
+			rcu_read_unlock();
 			mntput(v, path->mnt);
-		cpu_relax(); /* out of the read section: a pending umount waits for it */
-		rcu_read_lock();
+			rcu_read_lock();
+		}
 	}
 	rcu_read_unlock();
 	return found;
@@ -428,31 +414,24 @@ int mnt_want_write(const struct vfsmount *mnt)
 /*
  * Models mnt_get_write_access() for a file open for write: counted, so
  * that a remount read-only sees it (EBUSY) while the file stays open.
- * The kernel orders the count against MNT_WRITE_HOLD with smp_mb() on
- * both sides. Here the count is taken in an RCU read section and the
- * remount waits a grace period after setting MNT_WRITE_HOLD (as
- * percpu_rw_semaphore's rcu_sync does), so opening for write costs no
- * barrier; one that sees the hold waits for the remount on mount_lock.
  */
 int mnt_get_write_access(struct vfs *v, struct vfsmount *mnt)
 {
 	struct mount *m = real_mount(mnt);
-	int ret = 0;
 
-	rcu_read_lock();
-	if (likely(!(READ_ONCE(mnt->mnt_flags) & MNT_WRITE_HOLD)) && !__mnt_is_readonly(mnt)) {
-		mnt_pcp_add(m, offsetof(struct mnt_pcp, mnt_writers), 1);
-		rcu_read_unlock();
-		return 0;
+	mnt_pcp_add(m, offsetof(struct mnt_pcp, mnt_writers), 1);
+	smp_mb(); /* against mnt_make_readonly()'s writer count */
+	if (unlikely(__mnt_is_readonly(mnt) || (READ_ONCE(mnt->mnt_flags) & MNT_WRITE_HOLD))) {
+		/* The kernel spins while MNT_WRITE_HOLD; a fresh look answers the same. */
+		lock_mount_hash(v);
+		if (__mnt_is_readonly(mnt)) {
+			mnt_pcp_add(m, offsetof(struct mnt_pcp, mnt_writers), -1);
+			unlock_mount_hash(v);
+			return -EROFS;
+		}
+		unlock_mount_hash(v);
 	}
-	rcu_read_unlock();
-	lock_mount_hash(v);
-	if (__mnt_is_readonly(mnt))
-		ret = -EROFS;
-	else
-		mnt_pcp_add(m, offsetof(struct mnt_pcp, mnt_writers), 1);
-	unlock_mount_hash(v);
-	return ret;
+	return 0;
 }
 
 void mnt_put_write_access(struct vfs *v, struct vfsmount *mnt)
@@ -461,69 +440,19 @@ void mnt_put_write_access(struct vfs *v, struct vfsmount *mnt)
 	mnt_pcp_add(real_mount(mnt), offsetof(struct mnt_pcp, mnt_writers), -1);
 }
 
-static void write_hold(struct mount *p, bool on)
+/* Models mnt_make_readonly(): EBUSY while a file holds write access. */
+static int mnt_make_readonly(struct mount *mnt)
 {
-	WRITE_ONCE(p->mnt.mnt_flags,
-		   on ? p->mnt.mnt_flags | MNT_WRITE_HOLD : p->mnt.mnt_flags & ~MNT_WRITE_HOLD);
-}
+	int ret = 0;
 
-/* MNT_WRITE_HOLD on mnt, or on every mount of sb; mount_lock held. */
-static void set_write_hold(struct vfs *v, struct mount *only, struct super_block *sb, bool on)
-{
-	struct mount *root = real_mount(v->root_mnt);
-
-	if (only) {
-		write_hold(only, on);
-		return;
-	}
-	for (unsigned int i = 0; i < MNT_HASH_SIZE; i++) {
-		struct mount *p;
-
-		hlist_for_each_entry(p, &v->mount_hashtable[i], mnt_hash)
-			if (p->mnt.mnt_sb == sb)
-				write_hold(p, on);
-	}
-	if (root->mnt.mnt_sb == sb)
-		write_hold(root, on);
-}
-
-/* Files open for write on mnt, or on any mount of sb; mount_lock held. */
-static bool has_writers(struct vfs *v, struct mount *only, struct super_block *sb)
-{
-	struct mount *root = real_mount(v->root_mnt);
-
-	if (only)
-		return mnt_get_writers(only) > 0;
-	for (unsigned int i = 0; i < MNT_HASH_SIZE; i++) {
-		struct mount *p;
-
-		hlist_for_each_entry(p, &v->mount_hashtable[i], mnt_hash)
-			if (p->mnt.mnt_sb == sb && mnt_get_writers(p))
-				return true;
-	}
-	return root->mnt.mnt_sb == sb && mnt_get_writers(root);
-}
-
-/*
- * Models sb_prepare_remount_readonly() and mnt_make_readonly()'s first
- * half: hold new writers off, let those that did not see the hold finish
- * (a grace period: see mnt_get_write_access()), and look for any left.
- * Returns with mount_lock held; release_writers() ends the hold.
- */
-static bool hold_writers(struct vfs *v, struct mount *only, struct super_block *sb)
-{
-	lock_mount_hash(v);
-	set_write_hold(v, only, sb, true);
-	unlock_mount_hash(v);
-	synchronize_rcu();
-	lock_mount_hash(v);
-	return has_writers(v, only, sb);
-}
-
-static void release_writers(struct vfs *v, struct mount *only, struct super_block *sb)
-{
-	set_write_hold(v, only, sb, false);
-	unlock_mount_hash(v);
+	WRITE_ONCE(mnt->mnt.mnt_flags, mnt->mnt.mnt_flags | MNT_WRITE_HOLD);
+	smp_mb(); /* against mnt_get_write_access() */
+	if (mnt_get_writers(mnt) > 0)
+		ret = -EBUSY;
+	else
+		WRITE_ONCE(mnt->mnt.mnt_flags, mnt->mnt.mnt_flags | MNT_READONLY);
+	WRITE_ONCE(mnt->mnt.mnt_flags, mnt->mnt.mnt_flags & ~MNT_WRITE_HOLD);
+	return ret;
 }
 
 /* ---- superblocks ---- */
@@ -741,12 +670,7 @@ static int do_umount(struct task *t, struct mount *mnt, int flags)
 	if (flags & MNT_DETACH) {
 		mp = umount_tree(v, mnt, 0);
 	} else {
-		/* Every walker that could count itself without being seen has finished. */
-		WRITE_ONCE(mnt->mnt.mnt_flags, mnt->mnt.mnt_flags | MNT_UMOUNT_PENDING);
-		unlock_mount_hash(v);
-		synchronize_rcu();
-		lock_mount_hash(v);
-		WRITE_ONCE(mnt->mnt.mnt_flags, mnt->mnt.mnt_flags & ~MNT_UMOUNT_PENDING);
+		smp_mb(); /* pairs with __legitimize_mnt()'s */
 		if (mount_busy(v, mnt, 2)) {
 			unlock_mount_hash(v);
 			mutex_unlock(&v->namespace_sem);
@@ -997,18 +921,27 @@ out:
 	return err;
 }
 
+/* Models sb_prepare_remount_readonly(): no mount of sb may hold write access. */
+static bool sb_has_writers(struct vfs *v, struct super_block *sb)
+{
+	for (unsigned int i = 0; i < MNT_HASH_SIZE; i++) {
+		struct mount *p;
+
+		hlist_for_each_entry(p, &v->mount_hashtable[i], mnt_hash)
+			if (p->mnt.mnt_sb == sb && mnt_get_writers(p))
+				return true;
+	}
+	return sb == real_mount(v->root_mnt)->mnt.mnt_sb &&
+	       mnt_get_writers(real_mount(v->root_mnt));
+}
+
 /* Models reconfigure_super() for tmpfs' read-only flag. namespace_sem held. */
 static int reconfigure_super(struct vfs *v, struct super_block *sb, unsigned long sb_flags)
 {
 	if ((sb_flags & SB_RDONLY) && !sb_rdonly(sb)) {
-		/* No mount of sb may hold write access. */
-		bool busy = hold_writers(v, NULL, sb);
-
-		if (!busy)
-			WRITE_ONCE(sb->s_flags, sb->s_flags | SB_RDONLY);
-		release_writers(v, NULL, sb);
-		if (busy)
+		if (sb_has_writers(v, sb))
 			return -EBUSY;
+		WRITE_ONCE(sb->s_flags, sb->s_flags | SB_RDONLY);
 	} else if (!(sb_flags & SB_RDONLY)) {
 		WRITE_ONCE(sb->s_flags, sb->s_flags & ~SB_RDONLY);
 	}
@@ -1069,18 +1002,13 @@ static int do_reconfigure_mnt(struct task *t, struct path *path, int mnt_flags)
 	if (!check_mnt(v, mnt) || path->dentry != path->mnt->mnt_root)
 		return -EINVAL;
 	mutex_lock(&v->namespace_sem);
-	/* change_mount_ro_state(): mnt_make_readonly() is EBUSY while a file holds write access. */
-	if ((mnt_flags & MNT_READONLY) && !(READ_ONCE(mnt->mnt.mnt_flags) & MNT_READONLY)) {
-		if (hold_writers(v, mnt, NULL))
-			ret = -EBUSY;
-		if (!ret)
-			set_mount_attributes(mnt, mnt_flags);
-		release_writers(v, mnt, NULL);
-	} else {
-		lock_mount_hash(v);
+	lock_mount_hash(v);
+	/* change_mount_ro_state() */
+	if ((mnt_flags & MNT_READONLY) && !(mnt->mnt.mnt_flags & MNT_READONLY))
+		ret = mnt_make_readonly(mnt);
+	if (!ret)
 		set_mount_attributes(mnt, mnt_flags);
-		unlock_mount_hash(v);
-	}
+	unlock_mount_hash(v);
 	mutex_unlock(&v->namespace_sem);
 	return ret;
 }

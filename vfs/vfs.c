@@ -79,7 +79,9 @@ static int vfs_layouts(struct vfs *v, char *err, size_t errlen)
 {
 	struct layout ls[LS_NR];
 
-	if (vfs_config_layouts(&v->cfg, ls, err, errlen))
+	if (v->cfg.layouts)
+		memcpy(ls, v->cfg.layouts, sizeof(ls));
+	else if (vfs_config_layouts(&v->cfg, ls, err, errlen))
 		return -1;
 	v->dl = ls[LS_DENTRY];
 	v->fl = ls[LS_FILE];

@@ -55,11 +55,20 @@ enum mnt_count_mode {
 
 #define VFS_LAYOUT_SPEC_MAX 256
 
+struct layout;
+
 struct vfs_config {
 	/* Layout preset names, "randomize:SEED" or file paths; "" = default. */
 	char dentry_layout[VFS_LAYOUT_SPEC_MAX];
 	char file_layout[VFS_LAYOUT_SPEC_MAX];
 	char files_layout[VFS_LAYOUT_SPEC_MAX];
+	/*
+	 * The three built from those already (LS_NR of them), or NULL to build
+	 * them in vfs_new(): the simulator builds them before its run, so that
+	 * what the simulated CPU allocates does not depend on where a layout
+	 * came from (a file's text, a preset, BTF).
+	 */
+	const struct layout *layouts;
 	enum dcount_mode dcount;
 	unsigned int lockref_retry; /* 0 = unbounded (pre-2019) */
 	enum fref_mode fref;
