@@ -176,6 +176,72 @@ void inode_touch(struct inode *inode, bool m, bool c)
 	spin_unlock(&inode->i_lock);
 }
 
+static int timespec_cmp(struct timespec a, struct timespec b)
+{
+	if (a.tv_sec != b.tv_sec)
+		return a.tv_sec < b.tv_sec ? -1 : 1;
+	return a.tv_nsec < b.tv_nsec ? -1 : a.tv_nsec > b.tv_nsec;
+}
+
+/*
+ * Models relatime_need_update(): on a relatime mount (every mount's
+ * default) atime moves only when it is not newer than mtime or ctime, or
+ * a day old: the first read after a change, not every read.
+ */
+static bool relatime_need_update(const struct vfsmount *mnt, const struct inode *inode,
+				 struct timespec now)
+{
+	struct timespec atime = inode_get_time(&inode->i_atime);
+
+	if (!(READ_ONCE(mnt->mnt_flags) & MNT_RELATIME))
+		return true;
+	if (timespec_cmp(inode_get_time(&inode->i_mtime), atime) >= 0 ||
+	    timespec_cmp(inode_get_time(&inode->i_ctime), atime) >= 0)
+		return true;
+	return now.tv_sec - atime.tv_sec >= 24 * 60 * 60;
+}
+
+/* Models atime_needs_update(). */
+bool atime_needs_update(const struct path *path, const struct inode *inode)
+{
+	int mnt_flags = READ_ONCE(path->mnt->mnt_flags);
+	struct timespec now;
+
+	if (mnt_flags & MNT_NOATIME)
+		return false;
+	if ((mnt_flags & MNT_NODIRATIME) && S_ISDIR(READ_ONCE(inode->i_mode)))
+		return false;
+	current_time(&now);
+	if (!relatime_need_update(path->mnt, inode, now))
+		return false;
+	return timespec_cmp(inode_get_time(&inode->i_atime), now) != 0;
+}
+
+/* Models touch_atime(): a read-only mount or superblock keeps atime as it is. */
+void touch_atime(const struct path *path)
+{
+	struct vfs *v = path->mnt->mnt_sb->s_vfs;
+	struct inode *inode = d_inode(v, path->dentry);
+	struct timespec now;
+
+	if (!atime_needs_update(path, inode))
+		return;
+	if (mnt_get_write_access(v, path->mnt))
+		return;
+	current_time(&now);
+	spin_lock(&inode->i_lock);
+	inode_set_time(&inode->i_atime, now);
+	spin_unlock(&inode->i_lock);
+	mnt_put_write_access(v, path->mnt);
+}
+
+/* Models file_accessed(): every read and getdents asks, O_NOATIME aside. */
+void file_accessed(struct vfs *v, struct file *f)
+{
+	if (!(READ_ONCE(*file_flags(v, f)) & O_NOATIME))
+		touch_atime(file_path(v, f));
+}
+
 /* Models generic_fillattr() + cp_new_stat() for tmpfs. */
 void inode_fill_stat(const struct inode *inode, struct stat *st)
 {

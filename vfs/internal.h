@@ -508,6 +508,10 @@ static inline bool fs_capable(const struct cred *cred)
 	return cred->fsuid == 0;
 }
 void inode_touch(struct inode *inode, bool m, bool c);
+/* fs/inode.c's atime: relatime unless the mount says otherwise */
+bool atime_needs_update(const struct path *path, const struct inode *inode);
+void touch_atime(const struct path *path);
+void file_accessed(struct vfs *v, struct file *f);
 
 /*
  * Timestamps change under i_lock and stat reads them without it, as the

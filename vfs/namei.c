@@ -26,8 +26,8 @@
  * path_init(), and leaving RCU mode legitimizes the mount before the
  * dentry: __legitimize_mnt(), lockref_get_not_dead(), then d_seq.
  *
- * Deviations from Linux: symlink atime is not updated; no magic links
- * exist, so RESOLVE_NO_MAGICLINKS changes nothing.
+ * Deviations from Linux: no magic links exist, so RESOLVE_NO_MAGICLINKS
+ * changes nothing.
  */
 #include <stdlib.h>
 
@@ -675,6 +675,14 @@ static const char *pick_link(struct nameidata *nd, struct path *link, struct ino
 	if (unlikely(nd->flags & LOOKUP_NO_SYMLINKS) ||
 	    unlikely(READ_ONCE(link->mnt->mnt_flags) & MNT_NOSYMFOLLOW))
 		return ERR_PTR(-ELOOP);
+	/* Following a link reads it: its atime, in ref-walk (RCU walk cannot write). */
+	if (!(nd->flags & LOOKUP_RCU)) {
+		touch_atime(&last->link);
+	} else if (atime_needs_update(&last->link, inode)) {
+		if (!try_to_unlazy(nd))
+			return ERR_PTR(-ECHILD);
+		touch_atime(&last->link);
+	}
 	res = READ_ONCE(inode->i_link);
 	trace(nd, WALK_EV_SYMLINK, link->dentry, res, strlen(res), nd->total_link_count, 0, 0);
 	if (*res == '/') {

@@ -509,12 +509,14 @@ void shmem_evict(struct inode *inode)
 	inode->i_pipe = NULL;
 }
 
+/* Models shmem_file_read_iter(): file_accessed() whatever the read found. */
 static long shmem_file_read(struct vfs *v, struct file *f, void *buf, size_t n, long long *pos)
 {
 	long ret = shmem_read(file_inode(v, f), buf, n, *pos);
 
 	if (ret > 0)
 		*pos += ret;
+	file_accessed(v, f);
 	return ret;
 }
 
