@@ -11,11 +11,10 @@
 # the op count its scenario converged at, and every one converges. The same
 # run over two processes (--jobs 2) must print the same bytes.
 #
-# Two scenarios are known not to: with the line states measured on the
-# Intel host (a read of a modified line moves it), d_lockref on spr and
-# f_count on kunpeng920 come out flat (README, "What the model leaves
-# out"). For them the test asserts that known state, a ratio within 3% of
-# 1, so that a change either way is seen and the README updated with it.
+# One scenario is known not to: f_count on kunpeng920 comes out flat
+# (README, "What the model leaves out"). For it the test asserts that known
+# state, a ratio within 3% of 1, so that a change either way is seen and
+# the README updated with it.
 vfslab=${top_builddir:-.}/tools/vfslab
 [ -x "${top_builddir:-.}/tools/vfslab-sim" ] || { echo "SKIP: no vfslab-sim in this build"; exit 77; }
 out=$(mktemp "${TMPDIR:-/tmp}/sim-scenarios.XXXXXX") || exit 99
@@ -42,7 +41,7 @@ for s in $("$vfslab" scenarios | sed -n 's/^\([a-z0-9_-]*\): .*/\1/p'); do
 		bad "$s: no converged op count in the summary: $row"
 	fi
 	case $s in
-	d_lockref | f_count)
+	f_count)
 		ratio=$(echo "$row" | awk '{ sub("x", "", $4); print $4 }')
 		if awk -v r="$ratio" 'BEGIN { exit !(r > 0.97 && r < 1.03) }'; then
 			ok "$s: known not reproduced (${ratio}x; README)"
