@@ -50,11 +50,10 @@ sim() {
 	"$vfslab" sim stat2 --variant "dentry=$1" --cpus 1,4 --ops 100 --format tsv 2>/dev/null |
 		awk -F '\t' 'NR > 1 { printf "%s%s", (NR > 2 ? " " : ""), $3 } END { print "" }'
 }
-# The same to a millionth: the simulated CPU parses the layout file's path,
-# whose length moves its clock by a few instructions.
+# The same bytes: layouts are built before the simulated CPU starts, so
+# where one came from (a file, a preset) moves nothing.
 close() {
-	echo "$1 $2" | awk '{ n = NF / 2; for (i = 1; i <= n; i++) {
-		d = $i - $(i + n); if (d < 0) d = -d; if (n < 1 || d > $i * 1e-6) exit 1 } }'
+	[ "$1" = "$2" ]
 }
 for pair in "$win $work/a1.layout" "0 randomize:5"; do
 	set -- $pair

@@ -576,7 +576,7 @@ START_TEST(test_walk_trace_checks_every_directory)
 
 	vt_begin(&e, "");
 	make_tree(e.t);
-	VT_EQ(vfs_walk(e.t, AT_FDCWD, "/a/b/c/f", true, &tr), 0);
+	VT_EQ(vfs_walk(e.t, AT_FDCWD, "/a/b/c/f", true, 0, &tr), 0);
 	/* MAY_EXEC on /, a, b and c; a dcache hit for each component. */
 	ck_assert_int_eq(log.perms, 4);
 	ck_assert_int_eq(log.perm_fail, 0);
@@ -592,7 +592,7 @@ START_TEST(test_walk_trace_checks_every_directory)
 	ck_assert_ptr_nonnull(u);
 	VT_EQ(task_set_creds(u, 1000, 1000, 1000, 1000, NULL, 0), 0);
 	memset(&log, 0, sizeof(log));
-	VT_EQ(vfs_walk(u, AT_FDCWD, "/a/b/c/f", true, &tr), -EACCES);
+	VT_EQ(vfs_walk(u, AT_FDCWD, "/a/b/c/f", true, 0, &tr), -EACCES);
 	ck_assert_int_eq(log.perms, 3);
 	ck_assert_int_eq(log.perm_fail, 1);
 	ck_assert_int_eq(log.hits, 2);

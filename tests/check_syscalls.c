@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <limits.h>
 #include <linux/falloc.h>
+#include <sys/mount.h>
 
 #include "tests/vfs_test.h"
 
@@ -673,7 +674,7 @@ START_TEST(test_sparse_huge_offsets)
 	VT_EQ(sys_fstat(e.t, fd, &st), 0);
 	ck_assert_int_eq(st.st_blocks, 0);
 	/* The filesystem's page count (tmpfs' used_blocks) is back to 0. */
-	ck_assert_int_eq(atomic_long_read(&e.v->shmem_pages), 0);
+	ck_assert_int_eq(atomic_long_read(&d_inode(e.v, e.v->root)->i_sb->shmem_pages), 0);
 	VT_EQ(sys_close(e.t, fd), 0);
 	vt_end(&e);
 }
@@ -961,6 +962,92 @@ START_TEST(test_tmpfile_flink_unprivileged)
 }
 END_TEST
 
+/*
+ * relatime, as the host's tmpfs showed: a read (even of 0 bytes, even at
+ * EOF), getdents and readlink or following a link set atime when it is not
+ * newer than mtime/ctime; never when it is, never with O_NOATIME, never on
+ * a read-only mount; opening alone never.
+ */
+static long long atime_of(struct task *t, const char *path, bool follow)
+{
+	struct stat st;
+
+	VT_EQ(follow ? sys_stat(t, path, &st) : sys_lstat(t, path, &st), 0);
+	return st.st_atim.tv_sec;
+}
+
+/* atime 100 s after the epoch, mtime 200: older than the last change. */
+static void set_old_atime(struct task *t, const char *path)
+{
+	const struct timespec ts[2] = { { 100, 0 }, { 200, 0 } };
+
+	VT_EQ(sys_utimensat(t, AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW), 0);
+}
+
+START_TEST(test_relatime)
+{
+	const struct timespec future[2] = { { 4000000000, 0 }, { 200, 0 } };
+	char buf[64];
+	struct vt e;
+	long fd;
+
+	vt_begin(&e, "");
+	vt_put(e.t, "/f", "hello", 5);
+	VT_OK(sys_mkdir(e.t, "/d", 0755));
+	VT_OK(sys_mkdir(e.t, "/m", 0755));
+	vt_put(e.t, "/m/h", "hello", 5);
+	VT_EQ(sys_symlink(e.t, "f", "/l"), 0);
+
+	set_old_atime(e.t, "/f");
+	fd = VT_OK(sys_open(e.t, "/f", O_RDONLY, 0));
+	ck_assert_int_eq(atime_of(e.t, "/f", true), 100); /* open alone: no */
+	VT_EQ(sys_pread64(e.t, fd, buf, 0, 0), 0);
+	ck_assert_int_gt(atime_of(e.t, "/f", true), 200); /* a 0-byte read: yes */
+	set_old_atime(e.t, "/f");
+	VT_EQ(sys_pread64(e.t, fd, buf, sizeof(buf), 100), 0);
+	ck_assert_int_gt(atime_of(e.t, "/f", true), 200); /* at EOF: yes */
+	VT_EQ(sys_close(e.t, fd), 0);
+
+	/* Newer than every change: relatime leaves it. */
+	VT_EQ(sys_utimensat(e.t, AT_FDCWD, "/f", future, 0), 0);
+	fd = VT_OK(sys_open(e.t, "/f", O_RDONLY, 0));
+	VT_EQ(sys_read(e.t, fd, buf, sizeof(buf)), 5);
+	ck_assert_int_eq(atime_of(e.t, "/f", true), 4000000000);
+	VT_EQ(sys_close(e.t, fd), 0);
+
+	set_old_atime(e.t, "/f");
+	fd = VT_OK(sys_open(e.t, "/f", O_RDONLY | O_NOATIME, 0));
+	VT_EQ(sys_read(e.t, fd, buf, sizeof(buf)), 5);
+	ck_assert_int_eq(atime_of(e.t, "/f", true), 100);
+	VT_EQ(sys_close(e.t, fd), 0);
+
+	set_old_atime(e.t, "/d");
+	fd = VT_OK(sys_open(e.t, "/d", O_RDONLY | O_DIRECTORY, 0));
+	VT_OK(sys_getdents64(e.t, fd, buf, sizeof(buf)));
+	ck_assert_int_gt(atime_of(e.t, "/d", true), 200);
+	VT_EQ(sys_close(e.t, fd), 0);
+
+	set_old_atime(e.t, "/l");
+	VT_EQ(sys_readlink(e.t, "/l", buf, sizeof(buf)), 1);
+	ck_assert_int_gt(atime_of(e.t, "/l", false), 200);
+	set_old_atime(e.t, "/l");
+	set_old_atime(e.t, "/f");
+	ck_assert_int_eq(atime_of(e.t, "/l", true), 100); /* stat follows it... */
+	ck_assert_int_gt(atime_of(e.t, "/l", false), 200); /* ...and reads the link */
+
+	/* Through a read-only bind mount, reads leave atime. */
+	set_old_atime(e.t, "/m/h");
+	VT_EQ(sys_mount(e.t, "/m", "/m", NULL, MS_BIND, NULL), 0);
+	VT_EQ(sys_mount(e.t, NULL, "/m", NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL), 0);
+	fd = VT_OK(sys_open(e.t, "/m/h", O_RDONLY, 0));
+	VT_EQ(sys_read(e.t, fd, buf, sizeof(buf)), 5);
+	ck_assert_int_eq(atime_of(e.t, "/m/h", true), 100);
+	VT_EQ(sys_close(e.t, fd), 0);
+	VT_EQ(sys_umount2(e.t, "/m", 0), 0);
+	vt_end(&e);
+}
+END_TEST
+
 static Suite *syscalls_suite(void)
 {
 	Suite *s = suite_create("syscalls");
@@ -985,6 +1072,7 @@ static Suite *syscalls_suite(void)
 	tcase_add_test(tc, test_umask);
 	tcase_add_test(tc, test_fifo);
 	tcase_add_test(tc, test_tmpfile);
+	tcase_add_test(tc, test_relatime);
 	suite_add_tcase(s, tc);
 	/* Where vfslab answered differently from Linux when written. */
 	tcase_add_test(bugs, test_seek_data_hole_sparse);

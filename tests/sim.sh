@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # vfslab sim is deterministic: the same command prints the same bytes when
 # run twice, with the machine loaded, and through vfslab's exec of
-# vfslab-sim. Then the other output formats and a scenario, briefly.
+# vfslab-sim, but for the simulator's own speed (the host's, after each
+# table). Then the other output formats and a scenario, briefly.
 
 bin=${top_builddir:-.}/tools
 # A sanitizer build has no simulator (tools/simrun/local.mk).
@@ -24,10 +25,15 @@ hog=$!
 run "$bin/vfslab" >"$work/c" || { echo "FAIL: vfslab sim exited $?"; exit 1; }
 kill "$hog"
 hog=
+grep -q '^simulator speed (this machine.s, not part of the result): [0-9.]* M simulated accesses/s, [0-9.]* us of host CPU time per simulated operation' "$work/a" ||
+	{ echo "FAIL: no simulator speed after the table"; exit 1; }
+for f in a b c; do
+	grep -v '^simulator speed' "$work/$f" >"$work/$f.result"
+done
 for f in b c; do
-	if ! cmp -s "$work/a" "$work/$f"; then
+	if ! cmp -s "$work/a.result" "$work/$f.result"; then
 		echo "FAIL: vfslab sim output differs between identical runs ($f)"
-		diff -u "$work/a" "$work/$f" | head -40
+		diff -u "$work/a.result" "$work/$f.result" | head -40
 		exit 1
 	fi
 done
@@ -37,6 +43,12 @@ grep -q '^#1 dentry "willitscale.stat02"' "$work/a" || { echo "FAIL: no contenti
 [ "$(grep -c ',fstat2,' "$work/csv")" -eq 2 ] || { echo "FAIL: CSV rows"; cat "$work/csv"; exit 1; }
 "$bin/vfslab-sim" sim fstat2 --cpus 2 --ops 200 --format json >"$work/json" || exit 1
 grep -q '"simulated":true' "$work/json" || { echo "FAIL: JSON"; exit 1; }
+if command -v jq >/dev/null; then
+	jq -e '.simulator_speed.accesses_per_s > 0 and .simulator_speed.host_cpu_us_per_op > 0 and
+		.simulator_speed.ops >= 400 and
+		(.coherence | map(.simulator_speed.accesses) | add) == .simulator_speed.accesses' \
+		"$work/json" >/dev/null || { echo "FAIL: JSON simulator_speed"; exit 1; }
+fi
 "$bin/vfslab-sim" sim file_ref --cpus 16 --ops 200 >"$work/scen" || exit 1
 grep -q '^predicted after/before at 16 CPUs of zen4' "$work/scen" ||
 	{ echo "FAIL: scenario"; cat "$work/scen"; exit 1; }

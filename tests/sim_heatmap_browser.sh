@@ -110,7 +110,8 @@ def line_heat(side, line):
 hot = max(float(g["data-ns"]) for g in p.lines)
 assert line_heat("0", before_line) == hot, "d_lockref's line is not the hottest before"
 assert line_heat("1", before_line) < 0.01 * hot, "that line is still warm after"
-assert line_heat("1", after_line) > 0.5 * hot, "v6.11's d_lockref line took no heat"
+hot_after = max(float(g["data-ns"]) for g in p.lines if g["data-side"] == "1")
+assert line_heat("1", after_line) == hot_after > 0.1 * hot, "v6.11's d_lockref line took no heat"
 # The name shares it before; after, the name is cool.
 iname = [float(b["data-ns"]) for b in box("0", "d_iname", before_line)][0]
 assert iname > 0.25 * hot, "d_iname's misses before: %s" % iname

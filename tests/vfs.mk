@@ -12,7 +12,8 @@ check_PROGRAMS += \
 	%D%/check_fifo \
 	%D%/check_layout \
 	%D%/check_stress \
-	%D%/check_check
+	%D%/check_check \
+	%D%/check_mount
 EXTRA_DIST += %D%/vfs_test.h
 # The dentry hash's size and chains, and the phase clocks (bench --tree).
 check_PROGRAMS += %D%/check_dhash
@@ -83,6 +84,12 @@ check_PROGRAMS += %D%/check_sim_profile
 #  advise                      a tiny advise: a layout file layout accepts,
 #                              rates as vfslab sim's, --jobs 2 as --jobs 1
 #  bench_tree                  bench --tree's hash line and --phases table
+#  sim_converge                a scenario doubles its ops until its ratio
+#                              settles, the same every run; sim_speed.sh
+#  mounts                      mount, umount2, bind, read-only and openat2:
+#                              vfslab and the host (root, own namespace)
+#                              against the recorded answers; walk --trace
+#                              across a mount, --resolve
 dist_check_SCRIPTS = \
 	%D%/fstest_vfslab.sh \
 	%D%/fstest_host.sh \
@@ -114,12 +121,15 @@ dist_check_SCRIPTS = \
 	%D%/layout_import.sh \
 	%D%/layout_btf.sh \
 	%D%/advise.sh \
-	%D%/bench_tree.sh
+	%D%/bench_tree.sh \
+	%D%/sim_converge.sh \
+	%D%/mounts.sh
 EXTRA_DIST += %D%/layout_members.sh %D%/layout_import.pahole %D%/layout_import_v58.pahole
-EXTRA_DIST += %D%/report.sh %D%/fstest_run.sh %D%/fstest %D%/replay
+EXTRA_DIST += %D%/sim_nospeed.sh %D%/report.sh %D%/fstest_run.sh %D%/fstest %D%/replay %D%/mounts
 # tests/replay holds the logs: not a program for make's built-in .sh rule to
 # write from replay.sh whenever that is newer (dist would copy that instead).
 %D%/replay: ;
+%D%/mounts: ;
 
 # The long tier (`make check-long`, tests/local.mk): torture and difftest at
 # length and every seed scenario on the simulator. In a ThreadSanitizer

@@ -292,6 +292,7 @@ int cmd_difftest(int argc, char **argv)
 		t->r.tmpdir = default_tmpdir();
 	dt_policy_from_host(&pol, t->r.tmpdir, desc, sizeof(desc));
 	pol.avoid = dc.avoid_mask;
+	t->r.private_root = !pol.no_mounts && !(pol.avoid & DT_AVOID_MOUNTS);
 	pol.uid = dc.uid;
 	pol.gid = dc.gid;
 	dt_avoid_string(dc.avoid_mask, avoids, sizeof(avoids));

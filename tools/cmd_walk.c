@@ -9,15 +9,17 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tools/cmd.h"
+#include "tools/sys/names.h"
 #include "tools/walk/walk.h"
 
 static void walk_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: vfslab walk [--trace] [--no-create] [-e FSTEST-LINE]... [--as UID[:GID]]\n"
-		"                   [--nofollow] [--variant SPEC] PATH\n\n"
+		"                   [--nofollow] [--resolve FLAGS] [--variant SPEC] PATH\n\n"
 		"Creates PATH in a fresh VFS (directories 0755, the last component a\n"
 		"file) unless --no-create, runs the -e lines (pjdfstest language, e.g.\n"
 		"-e 'symlink /a/b /l'), then walks PATH as stat() does and prints the result; --trace prints\n"
@@ -26,7 +28,32 @@ static void walk_usage(FILE *f)
 		"PATH is taken byte for byte (spaces and ':' are name bytes), up to 4095\n"
 		"bytes (ENAMETOOLONG beyond, as on Linux). In an -e line, a ':' word of its\n"
 		"own separates calls, as in pjdfstest. --variant hash-salt=N gives hashes\n"
-		"that are the same in every run (the default salt is the parent's address).\n");
+		"that are the same in every run (the default salt is the parent's address).\n"
+		"--resolve walks as openat2(2) with those RESOLVE_ flags, comma-separated\n"
+		"(RESOLVE_BENEATH, RESOLVE_IN_ROOT, RESOLVE_NO_XDEV, RESOLVE_NO_SYMLINKS,\n"
+		"RESOLVE_NO_MAGICLINKS, RESOLVE_CACHED), from the working directory.\n");
+}
+
+/* "RESOLVE_A,RESOLVE_B" into *out; 0, or -1 after cli_error naming the bad word. */
+static int walk_resolve(const char *arg, unsigned int *out)
+{
+	const char *p = arg;
+
+	*out = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		const struct sys_name *n = sys_name_findn(sys_resolve_flags, p, len);
+
+		if (!n) {
+			cli_error("walk", "--resolve: unknown flag '%.*s' in '%s'", (int)len, p,
+				  arg);
+			return -1;
+		}
+		*out |= (unsigned int)n->value;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
 }
 
 /* One option into the struct walk_opts at ctx; -1 to go on, else the exit status. */
@@ -58,6 +85,10 @@ static int walk_option(void *ctx, int opt, const char *arg)
 	case 'v':
 		o->variant = arg;
 		break;
+	case 'r':
+		if (walk_resolve(arg, &o->resolve))
+			return 2;
+		break;
 	case 'h':
 		walk_usage(stdout);
 		return 0;
@@ -77,6 +108,7 @@ static int walk_options(int argc, char **argv, struct walk_opts *o)
 		{ "nofollow", no_argument, NULL, 'l' },
 		{ "as", required_argument, NULL, 'a' },
 		{ "variant", required_argument, NULL, 'v' },
+		{ "resolve", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

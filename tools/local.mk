@@ -22,7 +22,7 @@ noinst_LIBRARIES += %D%/libtools.a
 	%D%/cmd.h \
 	%D%/cmd_bench.c \
 	%D%/cmd_compare.c \
-	%D%/cmd_difftest.c %D%/difftest/difftest.h %D%/difftest/gen.h %D%/difftest/gen.c %D%/difftest/gen_ns.c %D%/difftest/gen_fd.c %D%/difftest/host.c %D%/difftest/avoid.c %D%/difftest/run.c %D%/difftest/shrink.c %D%/difftest/session.c \
+	%D%/cmd_difftest.c %D%/difftest/difftest.h %D%/difftest/gen.h %D%/difftest/gen.c %D%/difftest/gen_ns.c %D%/difftest/gen_fd.c %D%/difftest/gen_mount.c %D%/difftest/host.c %D%/difftest/avoid.c %D%/difftest/run.c %D%/difftest/shrink.c %D%/difftest/session.c \
 	%D%/cmd_fstest.c \
 	%D%/cmd_layout.c %D%/layout/pahole.h %D%/layout/pahole.c %D%/layout/decls.c %D%/layout/rules.c \
 	%D%/cmd_replay.c %D%/replay/replay.h %D%/replay/sys.h %D%/replay/sys.c %D%/replay/args.h %D%/replay/args.c %D%/replay/parse.c %D%/replay/tree.c %D%/replay/exec.c %D%/replay/engine.h %D%/replay/engine.c %D%/replay/repair.c %D%/replay/compare.c %D%/replay/prescan.c %D%/replay/stream.c %D%/replay/passes.c %D%/replay/report.c \
@@ -88,3 +88,5 @@ bin_PROGRAMS += %D%/vfslab
 # validate use; nothing else of the machine is linked.
 %C%_vfslab_LDADD = %D%/libtools.a $(LIBVFS_LDADD) tools/sim/libsimrt.a $(LIBEDIT_LIBS) $(JANSSON_LIBS) -lm
 EXTRA_DIST += %D%/quickstart.sh %D%/figures.sh
+# The simulator's speed table in the README (tests/sim_converge.sh runs it briefly).
+EXTRA_DIST += %D%/sim_speed.sh

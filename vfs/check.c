@@ -19,7 +19,7 @@
 #include <stdlib.h>
 
 #include "vfs/check.h"
-#include "vfs/internal.h"
+#include "vfs/mount.h"
 
 /* vfs/namei.c's BOGO_DIRENT_SIZE: tmpfs' directory size per name. */
 #define CK_DIRENT_SIZE 20
@@ -179,6 +179,14 @@ struct ck_dentry {
 	unsigned int subdirs; /* ... of which directories */
 	unsigned int files; /* struct files open on it */
 	unsigned int fsrefs; /* fs_struct root and pwd */
+	unsigned int mntrefs; /* mounts rooted here, and mounts on it */
+	unsigned int mounted; /* hashed mounts on it: DCACHE_MOUNTED */
+};
+
+/* A mount and what should hold its mnt_count. */
+struct ck_mount {
+	struct mount *m;
+	unsigned int children, holders;
 };
 
 /* A pointer with its multiplicity (after sorting) or an index. */
@@ -197,6 +205,8 @@ struct ck {
 	struct ck_ref *didx; /* dentry -> index, sorted by pointer */
 	struct ck_ref *inodes, *files, *fss, *fs;
 	size_t ninodes, nfiles, nfss, nfs, ntasks;
+	struct ck_mount *mnts;
+	size_t nmnts, capm;
 };
 
 static int cmp_ref(const void *a, const void *b)
@@ -269,7 +279,180 @@ static int ck_add_dentry(struct ck *c, struct dentry *d, unsigned int parent)
 	return 0;
 }
 
-/* Collect every dentry reachable from the root through d_children. */
+/* ---- mounts ---- */
+
+#define CK_MAX_MOUNTS 4096
+
+static long ck_mount_index(const struct ck *c, const struct mount *m)
+{
+	for (size_t i = 0; i < c->nmnts; i++)
+		if (c->mnts[i].m == m)
+			return (long)i;
+	return -1;
+}
+
+/* m and every mount below it through mnt_mounts. */
+static int ck_add_mount_tree(struct ck *c, struct mount *m)
+{
+	struct mount *p;
+
+	if (ck_mount_index(c, m) >= 0)
+		return 0;
+	if (c->nmnts == c->capm) {
+		size_t nc = c->capm ? c->capm * 2 : 16;
+		struct ck_mount *nm = realloc(c->mnts, nc * sizeof(*nm));
+
+		if (!nm)
+			return ck_fail(c->err, c->len, "out of memory");
+		c->mnts = nm;
+		c->capm = nc;
+	}
+	if (c->nmnts >= CK_MAX_MOUNTS)
+		return ck_fail(c->err, c->len, "more than %u mounts: a cycle?", CK_MAX_MOUNTS);
+	c->mnts[c->nmnts++] = (struct ck_mount){ .m = m };
+	list_for_each_entry(p, &m->mnt_mounts, mnt_child) {
+		if (p->mnt_parent != m)
+			return ck_fail(c->err, c->len,
+				       "mount %d is on the mnt_mounts of %d but its parent is %d",
+				       p->mnt_id, m->mnt_id, p->mnt_parent->mnt_id);
+		if (ck_add_mount_tree(c, p))
+			return -1;
+		c->mnts[ck_mount_index(c, m)].children++;
+	}
+	return 0;
+}
+
+/* The whole tree a path's mount is in: the namespace's, or one lazily detached. */
+static int ck_add_path_mount(struct ck *c, const struct path *path)
+{
+	struct mount *m = real_mount(path->mnt);
+
+	for (unsigned int n = 0; mnt_has_parent(m) && n < CK_MAX_MOUNTS; n++)
+		m = m->mnt_parent;
+	if (ck_add_mount_tree(c, m))
+		return -1;
+	c->mnts[ck_mount_index(c, real_mount(path->mnt))].holders++;
+	return 0;
+}
+
+/*
+ * Every mount a task can reach, with the paths that hold each: the
+ * namespace's tree, and detached trees an fs_struct or a file still uses.
+ */
+static int ck_collect_mounts(struct ck *c)
+{
+	struct vfs *v = c->v;
+	struct task *t;
+	struct ck_ref *seen = NULL;
+	size_t nseen = 0, cap = 0;
+	int ret;
+
+	ret = ck_add_mount_tree(c, v->mnt_ns->root);
+	spin_lock(&v->task_lock);
+	list_for_each_entry(t, &v->tasks, node) {
+		struct fdtable *fdt = *files_fdt(v, t->files);
+
+		if (ret)
+			break;
+		/* Each fs_struct and each file once, however many tasks share it. */
+		if (!bsearch(&(struct ck_ref){ t->fs }, seen, nseen, sizeof(*seen), cmp_ref)) {
+			ret = ck_add_path_mount(c, &t->fs->root) ||
+			      ck_add_path_mount(c, &t->fs->pwd) ||
+			      ck_push_ref(&seen, &nseen, &cap, t->fs, 1, 0);
+			nseen = ck_merge(seen, nseen);
+		}
+		for (unsigned int fd = 0; !ret && fd < fdt->max_fds; fd++) {
+			struct file *f = fdt->fd[fd];
+
+			if (!f ||
+			    bsearch(&(struct ck_ref){ f }, seen, nseen, sizeof(*seen), cmp_ref))
+				continue;
+			ret = ck_add_path_mount(c, file_path(v, f)) ||
+			      ck_push_ref(&seen, &nseen, &cap, f, 1, 0);
+			nseen = ck_merge(seen, nseen);
+		}
+	}
+	spin_unlock(&v->task_lock);
+	free(seen);
+	return ret ? -1 : 0;
+}
+
+/*
+ * The mount tree and mnt_count: every child hashed under (parent,
+ * mountpoint) and found by __lookup_mnt(); counts of one for the
+ * namespace (kept by a lazily detached tree's submounts until it goes),
+ * one per child while in the namespace, one per path held (fs_struct,
+ * file).
+ */
+static int ck_mounts(struct ck *c)
+{
+	struct vfs *v = c->v;
+	size_t hashed = 0, in_table = 0;
+	char p[CK_PATH_MAX];
+
+	for (size_t i = 0; i < c->nmnts; i++) {
+		const struct ck_mount *e = &c->mnts[i];
+		struct mount *m = e->m;
+		/* Out of the namespace, children no longer hold their parent (umount_tree()). */
+		long want = (m->mnt_ns ? e->children : 0) + e->holders, count = mnt_get_count(v, m);
+
+		if (m->mnt_ns && m->mnt_ns != v->mnt_ns)
+			return ck_fail(c->err, c->len, "mount %d is in another namespace",
+				       m->mnt_id);
+		if (m->mnt_ns || mnt_has_parent(m))
+			want++;
+		if (m->mnt_ns && !e->children != list_empty(&m->mnt_mounts))
+			return ck_fail(c->err, c->len, "mount %d: children miscounted", m->mnt_id);
+		if (ck_index(c, m->mnt.mnt_root) < 0)
+			return ck_fail(c->err, c->len, "mount %d's root is not in its tree",
+				       m->mnt_id);
+		if (mnt_has_parent(m)) {
+			struct mount *parent = m->mnt_parent;
+
+			hashed++;
+			if (!!parent->mnt_ns != !!m->mnt_ns)
+				return ck_fail(c->err, c->len,
+					       "mount %d and its parent %d disagree on mnt_ns",
+					       m->mnt_id, parent->mnt_id);
+			if (ck_index(c, m->mnt_mountpoint) < 0)
+				return ck_fail(c->err, c->len,
+					       "mount %d's mountpoint is not in any tree",
+					       m->mnt_id);
+			if (__lookup_mnt(v, &parent->mnt, m->mnt_mountpoint) != m)
+				return ck_fail(
+					c->err, c->len,
+					"mount %d on %s is not what the mount hash finds there",
+					m->mnt_id, ck_dpath(c, m->mnt_mountpoint, p));
+		}
+		if (count != want)
+			return ck_fail(c->err, c->len,
+				       "mount %d has mnt_count %ld, expected %ld (%s, %u children, "
+				       "%u paths)",
+				       m->mnt_id, count, want,
+				       m->mnt_ns	 ? "in the namespace" :
+				       mnt_has_parent(m) ? "detached with its parent" :
+							   "detached",
+				       e->children, e->holders);
+	}
+	for (unsigned int b = 0; b < 256; b++) {
+		struct mount *m;
+
+		hlist_for_each_entry(m, &v->mount_hashtable[b], mnt_hash)
+			if (++in_table > hashed || ck_mount_index(c, m) < 0)
+				return ck_fail(c->err, c->len,
+					       "the mount hash holds mount %d no task can reach",
+					       m->mnt_id);
+	}
+	if (in_table != hashed)
+		return ck_fail(c->err, c->len, "%zu mounts have a parent, %zu are hashed", hashed,
+			       in_table);
+	return 0;
+}
+
+/*
+ * Collect every dentry reachable from a superblock's root through
+ * d_children: the root tmpfs and every other a mount uses.
+ */
 static int ck_walk_tree(struct ck *c)
 {
 	struct vfs *v = c->v;
@@ -277,8 +460,17 @@ static int ck_walk_tree(struct ck *c)
 
 	if (!IS_ROOT(v, v->root))
 		return ck_fail(c->err, c->len, "the root's d_parent is not itself");
-	if (ck_add_dentry(c, v->root, 0))
+	if (ck_collect_mounts(c))
 		return -1;
+	for (size_t i = 0; i < c->nmnts; i++) {
+		struct dentry *root = c->mnts[i].m->mnt.mnt_sb->s_root;
+		bool seen = false;
+
+		for (size_t k = 0; k < c->nd && !seen; k++)
+			seen = c->dent[k].d == root;
+		if (!seen && ck_add_dentry(c, root, c->nd))
+			return -1;
+	}
 	/* dent[] doubles as the breadth-first queue. */
 	for (size_t i = 0; i < c->nd; i++) {
 		struct dentry *d = c->dent[i].d;
@@ -319,6 +511,18 @@ static int ck_walk_tree(struct ck *c)
 		if (c->didx[i].p == c->didx[i - 1].p)
 			return ck_fail(c->err, c->len, "dentry %s is reachable twice",
 				       ck_dpath(c, c->didx[i].p, p));
+	/* A mount pins its root; a hashed one pins its mountpoint too. */
+	for (size_t i = 0; i < c->nmnts; i++) {
+		struct mount *m = c->mnts[i].m;
+		long r = ck_index(c, m->mnt.mnt_root), mp;
+
+		if (r >= 0)
+			c->dent[r].mntrefs++;
+		if (mnt_has_parent(m) && (mp = ck_index(c, m->mnt_mountpoint)) >= 0) {
+			c->dent[mp].mntrefs++;
+			c->dent[mp].mounted++;
+		}
+	}
 	return 0;
 }
 
@@ -413,9 +617,9 @@ static int ck_dentry(struct ck *c, size_t i)
 	struct dentry *d = e->d;
 	struct inode *inode = d_inode(v, d);
 	unsigned int flags = d_flags(v, d);
-	bool root = d == v->root, hashed = !d_unhashed(v, d);
+	bool root = IS_ROOT(v, d), hashed = !d_unhashed(v, d);
 	bool pin = !root && inode && hashed;
-	long want = e->children + pin + e->files + e->fsrefs + root;
+	long want = e->children + pin + e->files + e->fsrefs + root + e->mntrefs;
 	int count = d_count(v, d);
 	char p[CK_PATH_MAX];
 
@@ -426,6 +630,10 @@ static int ck_dentry(struct ck *c, size_t i)
 		return ck_fail(c->err, c->len, "%s has type 0x%x but inode %lu (mode 0%o)",
 			       ck_dpath(c, d, p), flags & DCACHE_ENTRY_TYPE,
 			       inode ? inode->i_ino : 0, inode ? inode->i_mode : 0);
+	if (!(flags & DCACHE_MOUNTED) != !e->mounted)
+		return ck_fail(c->err, c->len, "%s: DCACHE_MOUNTED %s, %u mounts on it",
+			       ck_dpath(c, d, p), flags & DCACHE_MOUNTED ? "set" : "clear",
+			       e->mounted);
 	if (raw_read_seqcount(dentry_seq(v, d)) & 1)
 		return ck_fail(c->err, c->len, "%s: d_seq is odd with no writer running",
 			       ck_dpath(c, d, p));
@@ -466,9 +674,10 @@ static int ck_dentry(struct ck *c, size_t i)
 	if (count != want)
 		return ck_fail(c->err, c->len,
 			       "%s%s has d_count %d, expected %ld (%u children, pin %d, %u files, "
-			       "%u fs refs%s)",
+			       "%u fs refs%s, %u mounts)",
 			       ck_dpath(c, d, p), hashed || root ? "" : " (unhashed)", count, want,
-			       e->children, pin, e->files, e->fsrefs, root ? ", root 1" : "");
+			       e->children, pin, e->files, e->fsrefs, root ? ", root 1" : "",
+			       e->mntrefs);
 	if (!count && !(flags & DCACHE_LRU_LIST))
 		return ck_fail(c->err, c->len, "%s is unused but neither killed nor on the LRU",
 			       ck_dpath(c, d, p));
@@ -503,7 +712,7 @@ static int ck_inodes(struct ck *c)
 		struct inode *inode = d_inode(v, d);
 
 		if (inode && ck_push_ref(&c->inodes, &c->ninodes, &cap, inode, 1,
-					 !d_unhashed(v, d) || d == v->root))
+					 !d_unhashed(v, d) || IS_ROOT(v, d)))
 			return ck_fail(c->err, c->len, "out of memory");
 	}
 	c->ninodes = ck_merge(c->inodes, c->ninodes);
@@ -526,7 +735,7 @@ static int ck_inodes(struct ck *c)
 	for (size_t i = 0; i < c->nd; i++) {
 		const struct ck_dentry *e = &c->dent[i];
 		struct inode *inode = d_inode(v, e->d);
-		bool hashed = !d_unhashed(v, e->d) || e->d == v->root;
+		bool hashed = !d_unhashed(v, e->d) || IS_ROOT(v, e->d);
 		unsigned int want_nlink = 2 + e->subdirs;
 		long long want_size = CK_DIRENT_SIZE * (2 + (long long)e->entries);
 
@@ -636,16 +845,19 @@ static void ck_free(struct ck *c)
 	free(c->files);
 	free(c->fss);
 	free(c->fs);
+	free(c->mnts);
 }
 
 static int ck_run(struct ck *c)
 {
-	if (ck_walk_tree(c) || ck_walk_tasks(c))
+	if (ck_walk_tree(c) || ck_walk_tasks(c) || ck_mounts(c))
 		return -1;
 	for (size_t i = 1; i < c->nd; i++) {
 		struct ck_dentry *parent = &c->dent[c->dent[i].parent];
 		struct dentry *d = c->dent[i].d;
 
+		if (c->dent[i].parent == i)
+			continue; /* another superblock's root */
 		parent->children++;
 		if (!d_unhashed(c->v, d) && d_is_positive(c->v, d)) {
 			parent->entries++;
@@ -714,9 +926,14 @@ int vfs_check_quiescent(struct vfs *v, char *err, size_t len)
 	if (!list_empty(&v->tasks))
 		return ck_fail(err, len, "tasks are still live");
 	ret = ck_slabs(&c);
-	/* With no task, nothing holds an unhashed dentry: every name is in place. */
+	/*
+	 * With no task, nothing holds an unhashed dentry, every name is in
+	 * place, but the root of a bind mount whose source was removed, and
+	 * the removed directories above it that its d_parent chain pins.
+	 */
 	for (size_t i = 1; !ret && i < c.nd; i++)
-		if (d_unhashed(v, c.dent[i].d))
+		if (d_unhashed(v, c.dent[i].d) && !IS_ROOT(v, c.dent[i].d) && !c.dent[i].mntrefs &&
+		    !c.dent[i].children)
 			ret = ck_fail(err, len, "unhashed dentry %s survives with no task",
 				      ck_dpath(&c, c.dent[i].d, p));
 	if (!ret && c.nfiles)

@@ -34,7 +34,7 @@
 
 #include "lib/fault_inject.h"
 #include "lib/word_at_a_time.h"
-#include "vfs/internal.h"
+#include "vfs/mount.h"
 
 /* include/linux/dcache.h: a name too long for d_iname lives here. */
 struct external_name {
@@ -1024,23 +1024,35 @@ void d_exchange(struct vfs *v, struct dentry *d1, struct dentry *d2)
  * The path from the root to d, for getcwd (models prepend_path()).
  * Returns -ENAMETOOLONG if it does not fit in len bytes.
  */
-int d_path_name(struct vfs *v, const struct dentry *d, char *buf, size_t len)
+int d_path_name(struct vfs *v, const struct path *path, char *buf, size_t len)
 {
-	unsigned int seq;
+	unsigned int seq, mseq;
 	bool overflow;
 
 	rcu_read_lock();
 	do {
-		const struct dentry *p = d;
+		const struct dentry *p = path->dentry;
+		const struct mount *m = real_mount(path->mnt);
 		size_t pos = len - 1;
 
 		seq = read_seqbegin(&v->rename_lock);
+		mseq = read_seqbegin(&v->mount_lock);
 		overflow = false;
 		buf[pos] = '\0';
-		while (!IS_ROOT(v, p)) {
+		for (;;) {
 			const struct qstr *q = dentry_name(v, p);
 			unsigned int n = READ_ONCE(q->len);
 
+			/* prepend_path(): a mount's root continues at its mountpoint. */
+			if (p == m->mnt.mnt_root) {
+				if (!mnt_has_parent(m))
+					break;
+				p = READ_ONCE(m->mnt_mountpoint);
+				m = READ_ONCE(m->mnt_parent);
+				continue;
+			}
+			if (IS_ROOT(v, p))
+				break;
 			if (n + 1 > pos) {
 				overflow = true;
 				break;
@@ -1055,7 +1067,7 @@ int d_path_name(struct vfs *v, const struct dentry *d, char *buf, size_t len)
 				buf[--pos] = '/';
 			memmove(buf, buf + pos, len - pos);
 		}
-	} while (read_seqretry(&v->rename_lock, seq));
+	} while (read_seqretry(&v->rename_lock, seq) || read_seqretry(&v->mount_lock, mseq));
 	rcu_read_unlock();
 	return overflow ? -ENAMETOOLONG : 0;
 }
@@ -1111,10 +1123,11 @@ static void d_genocide(struct vfs *v, struct dentry *d)
 		dput(v, d);
 }
 
-void d_genocide_root(struct vfs *v)
+/* A tmpfs instance goes (kill_litter_super()): unpin every dentry under root. */
+void d_genocide_root(struct vfs *v, struct dentry *root)
 {
 	shrink_dcache_lru(v, 0);
-	d_genocide(v, v->root);
+	d_genocide(v, root);
 	shrink_dcache_lru(v, 0);
 }
 

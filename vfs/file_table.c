@@ -12,7 +12,7 @@
  * may get one on a file that has died or even been reborn as another; it
  * re-checks the fd slot after the get (vfs/file.c).
  */
-#include "vfs/internal.h"
+#include "vfs/mount.h"
 
 static inline bool fref_is_file_ref(const struct vfs *v)
 {
@@ -133,6 +133,8 @@ static void __fput(struct vfs *v, struct file *f)
 		fsnotify_parent(v, path.dentry); /* fsnotify_close() */
 	if (fop->release)
 		fop->release(v, f);
+	if (file_fmode(v, f) & FMODE_WRITER)
+		mnt_put_write_access(v, path.mnt);
 	path_put(v, &path);
 	kmem_cache_free(v->file_cache, f);
 }

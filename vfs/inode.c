@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "vfs/internal.h"
+#include "vfs/mount.h"
 
 void current_time(struct timespec *ts)
 {
@@ -44,15 +44,17 @@ static void inode_init_owner(const struct cred *cred, struct inode *inode, const
 }
 
 /* Models shmem_get_inode(): a fresh inode, one reference, nlink set. */
-struct inode *new_inode(struct vfs *v, const struct cred *cred, const struct inode *dir,
+struct inode *new_inode(struct super_block *sb, const struct cred *cred, const struct inode *dir,
 			umode_t mode, dev_t rdev)
 {
+	struct vfs *v = sb->s_vfs;
 	VFS_PHASE(VFS_PH_INODE);
 	struct inode *inode = kmem_cache_zalloc(v->inode_cache);
 
 	if (!inode)
 		return NULL;
-	inode->i_sb = v;
+	inode->i_sb = sb;
+	atomic_inc(&sb->s_count);
 	inode_init_owner(cred, inode, dir, mode);
 	atomic_set(&inode->i_count, 1);
 	spin_lock_init(&inode->i_lock);
@@ -80,8 +82,11 @@ static void inode_free_rcu(struct rcu_head *head)
 {
 	struct inode *inode = container_of(head, struct inode, i_rcu);
 
+	struct super_block *sb = inode->i_sb;
+
 	free((void *)inode->i_link);
-	kmem_cache_free(inode->i_sb->inode_cache, inode);
+	kmem_cache_free(sb->s_vfs->inode_cache, inode);
+	put_super(sb);
 }
 
 /* Models iput() + evict(): the last reference frees data and inode. */
@@ -142,6 +147,13 @@ int generic_permission(const struct cred *cred, const struct inode *inode, int m
 /* Models inode_permission(): no ACLs, no read-only mounts here. */
 int inode_permission(const struct cred *cred, const struct inode *inode, int mask)
 {
+	/* sb_permission(): nobody writes to a read-only filesystem's files, dirs, links. */
+	if (unlikely(mask & MAY_WRITE) && unlikely(sb_rdonly(inode->i_sb))) {
+		umode_t mode = READ_ONCE(inode->i_mode);
+
+		if (S_ISREG(mode) || S_ISDIR(mode) || S_ISLNK(mode))
+			return -EROFS;
+	}
 	return generic_permission(cred, inode, mask);
 }
 
@@ -164,11 +176,77 @@ void inode_touch(struct inode *inode, bool m, bool c)
 	spin_unlock(&inode->i_lock);
 }
 
+static int timespec_cmp(struct timespec a, struct timespec b)
+{
+	if (a.tv_sec != b.tv_sec)
+		return a.tv_sec < b.tv_sec ? -1 : 1;
+	return a.tv_nsec < b.tv_nsec ? -1 : a.tv_nsec > b.tv_nsec;
+}
+
+/*
+ * Models relatime_need_update(): on a relatime mount (every mount's
+ * default) atime moves only when it is not newer than mtime or ctime, or
+ * a day old: the first read after a change, not every read.
+ */
+static bool relatime_need_update(const struct vfsmount *mnt, const struct inode *inode,
+				 struct timespec now)
+{
+	struct timespec atime = inode_get_time(&inode->i_atime);
+
+	if (!(READ_ONCE(mnt->mnt_flags) & MNT_RELATIME))
+		return true;
+	if (timespec_cmp(inode_get_time(&inode->i_mtime), atime) >= 0 ||
+	    timespec_cmp(inode_get_time(&inode->i_ctime), atime) >= 0)
+		return true;
+	return now.tv_sec - atime.tv_sec >= 24 * 60 * 60;
+}
+
+/* Models atime_needs_update(). */
+bool atime_needs_update(const struct path *path, const struct inode *inode)
+{
+	int mnt_flags = READ_ONCE(path->mnt->mnt_flags);
+	struct timespec now;
+
+	if (mnt_flags & MNT_NOATIME)
+		return false;
+	if ((mnt_flags & MNT_NODIRATIME) && S_ISDIR(READ_ONCE(inode->i_mode)))
+		return false;
+	current_time(&now);
+	if (!relatime_need_update(path->mnt, inode, now))
+		return false;
+	return timespec_cmp(inode_get_time(&inode->i_atime), now) != 0;
+}
+
+/* Models touch_atime(): a read-only mount or superblock keeps atime as it is. */
+void touch_atime(const struct path *path)
+{
+	struct vfs *v = path->mnt->mnt_sb->s_vfs;
+	struct inode *inode = d_inode(v, path->dentry);
+	struct timespec now;
+
+	if (!atime_needs_update(path, inode))
+		return;
+	if (mnt_get_write_access(v, path->mnt))
+		return;
+	current_time(&now);
+	spin_lock(&inode->i_lock);
+	inode_set_time(&inode->i_atime, now);
+	spin_unlock(&inode->i_lock);
+	mnt_put_write_access(v, path->mnt);
+}
+
+/* Models file_accessed(): every read and getdents asks, O_NOATIME aside. */
+void file_accessed(struct vfs *v, struct file *f)
+{
+	if (!(READ_ONCE(*file_flags(v, f)) & O_NOATIME))
+		touch_atime(file_path(v, f));
+}
+
 /* Models generic_fillattr() + cp_new_stat() for tmpfs. */
 void inode_fill_stat(const struct inode *inode, struct stat *st)
 {
 	memset(st, 0, sizeof(*st));
-	st->st_dev = 0x2a; /* an anonymous tmpfs device number */
+	st->st_dev = inode->i_sb->s_dev; /* an anonymous device: major 0, as tmpfs' */
 	st->st_ino = inode->i_ino;
 	st->st_mode = READ_ONCE(inode->i_mode);
 	st->st_nlink = READ_ONCE(inode->i_nlink);

@@ -70,11 +70,37 @@ struct qstr {
 /* fs/dcache.c: log2 of the in-lookup hash's buckets */
 #define IN_LOOKUP_SHIFT 10
 
-/* No mounts in vfslab: a path's mnt is always the instance. */
+struct vfsmount; /* vfs/mount.h */
+
+/* include/linux/path.h: a place in the namespace, a mount and a dentry on it. */
 struct path {
-	struct vfs *mnt;
+	struct vfsmount *mnt;
 	struct dentry *dentry;
 };
+
+/*
+ * include/linux/fs.h's super_block, what vfslab needs of it: each tmpfs
+ * instance (the root, or one mount(2) made) has its own, with its own
+ * device number and size accounting. Inodes pin it through s_count, so
+ * the RCU-deferred inode frees may still reach s_vfs after the last umount.
+ */
+#define SB_RDONLY 0x1ul
+struct super_block {
+	struct vfs *s_vfs;
+	dev_t s_dev;
+	unsigned long s_flags; /* SB_RDONLY; written under namespace_sem */
+	struct dentry *s_root;
+	atomic_t s_active; /* mounts of this sb */
+	atomic_t s_count; /* 1 while active, + 1 per inode */
+	unsigned long long s_max_bytes; /* tmpfs size=; 0: the instance's tmpfs-size */
+	/* tmpfs' used_blocks: the pages files hold, against size= (vfs/shmem.c). */
+	atomic_long_t shmem_pages __cacheline_aligned;
+};
+
+static inline bool sb_rdonly(const struct super_block *sb)
+{
+	return READ_ONCE(sb->s_flags) & SB_RDONLY;
+}
 
 /*
  * A task's credentials. The kernel shares one struct cred between a parent
@@ -121,7 +147,8 @@ struct vfs {
 
 	struct hlist_bl_head *d_hash_table;
 	unsigned int d_hash_shift;
-	struct dentry *root;
+	struct dentry *root; /* the root tmpfs' root dentry */
+	struct vfsmount *root_mnt; /* the namespace's root mount */
 
 	/* rename_lock: the global seqlock RCU walk snapshots. */
 	seqlock_t rename_lock __cacheline_aligned;
@@ -139,9 +166,6 @@ struct vfs {
 	unsigned long next_ino;
 	unsigned long next_cred_id;
 
-	/* tmpfs' used_blocks: the pages files hold, against size= (vfs/shmem.c). */
-	atomic_long_t shmem_pages __cacheline_aligned;
-
 	/* vfs_kill_waiters() moves it: calls blocked before (fifos) end, EINTR. */
 	unsigned int kill_gen;
 
@@ -155,6 +179,17 @@ struct vfs {
 
 	/* The state of /dev/random and /dev/urandom's stream (vfs/mem_devs.c). */
 	atomic_long_t mem_random;
+
+	/*
+	 * mount_lock: the seqlock over the mount hash and tree that RCU walk
+	 * samples (nd->m_seq); namespace_sem serializes mount and umount.
+	 */
+	seqlock_t mount_lock __cacheline_aligned;
+	struct hlist_head *mount_hashtable;
+	struct mutex namespace_sem;
+	struct mnt_namespace *mnt_ns;
+	int next_mnt_id;
+	unsigned int next_anon_minor;
 };
 
 /* ---- run-time layout accessors ---- */
@@ -340,8 +375,8 @@ void shrink_dcache_lru(struct vfs *v, unsigned long target);
 unsigned int d_name_len(struct vfs *v, const struct dentry *d);
 void dcache_init(struct vfs *v);
 void dcache_fini(struct vfs *v);
-void d_genocide_root(struct vfs *v);
-int d_path_name(struct vfs *v, const struct dentry *d, char *buf, size_t len);
+void d_genocide_root(struct vfs *v, struct dentry *root);
+int d_path_name(struct vfs *v, const struct path *path, char *buf, size_t len);
 
 /* tmpfs' directory offsets (vfs/readdir.c) */
 void simple_offset_add(struct vfs *v, struct inode *dir, struct dentry *d);
@@ -353,14 +388,26 @@ long long offset_dir_llseek(struct vfs *v, struct file *f, long long offset, int
 /* fs/namei.c's name hash, salted with the parent pointer */
 uint32_t full_name_hash(const void *salt, const char *name, unsigned int len);
 
+/* vfs/namespace.c */
+struct vfsmount *mntget(struct vfs *v, struct vfsmount *mnt);
+void mntput(struct vfs *v, struct vfsmount *mnt);
+
+/* Models path_get()/path_put(): both the mount's and the dentry's reference. */
 static inline void path_get(struct vfs *v, const struct path *p)
 {
+	mntget(v, p->mnt);
 	dget(v, p->dentry);
 }
 
 static inline void path_put(struct vfs *v, const struct path *p)
 {
 	dput(v, p->dentry);
+	mntput(v, p->mnt);
+}
+
+static inline bool path_equal(const struct path *a, const struct path *b)
+{
+	return a->dentry == b->dentry && a->mnt == b->mnt;
 }
 
 /* ---- inodes and the in-memory fs: vfs/inode.c, vfs/shmem.c ---- */
@@ -377,7 +424,7 @@ struct inode {
 	unsigned int i_nlink;
 	dev_t i_rdev;
 	unsigned long i_ino;
-	struct vfs *i_sb;
+	struct super_block *i_sb;
 	const char *i_link; /* symlink body, immutable, RCU-freed */
 	atomic_t i_count;
 	spinlock_t i_lock; /* i_size, times, attributes */
@@ -445,7 +492,7 @@ static inline void inode_unlock_shared(struct inode *inode)
 #define MAY_OPEN 0x00000020
 #define MAY_NOT_BLOCK 0x00000080
 
-struct inode *new_inode(struct vfs *v, const struct cred *cred, const struct inode *dir,
+struct inode *new_inode(struct super_block *sb, const struct cred *cred, const struct inode *dir,
 			umode_t mode, dev_t rdev);
 void ihold(struct inode *inode);
 void iput(struct inode *inode);
@@ -461,6 +508,10 @@ static inline bool fs_capable(const struct cred *cred)
 	return cred->fsuid == 0;
 }
 void inode_touch(struct inode *inode, bool m, bool c);
+/* fs/inode.c's atime: relatime unless the mount says otherwise */
+bool atime_needs_update(const struct path *path, const struct inode *inode);
+void touch_atime(const struct path *path);
+void file_accessed(struct vfs *v, struct file *f);
 
 /*
  * Timestamps change under i_lock and stat reads them without it, as the
@@ -487,7 +538,7 @@ void inode_fill_stat(const struct inode *inode, struct stat *st);
 long shmem_read(struct inode *inode, void *buf, size_t count, long long pos);
 long shmem_write(struct inode *inode, const void *buf, size_t count, long long pos);
 int shmem_setsize(struct inode *inode, long long size);
-int shmem_fallocate(struct inode *inode, long long off, long long len);
+int shmem_fallocate(const struct cred *cred, struct inode *inode, long long off, long long len);
 long long shmem_seek_hole_data(struct inode *inode, long long offset, int whence);
 void shmem_evict(struct inode *inode);
 int shmem_symlink_body(struct inode *inode, const char *target);
@@ -503,6 +554,7 @@ int fifo_open(struct inode *inode, unsigned int fmode, unsigned int flags);
 #define FMODE_PWRITE 0x10u
 #define FMODE_ATOMIC_POS 0x8000u
 #define FMODE_PATH 0x4000u
+#define FMODE_WRITER 0x10000u /* holds mnt_get_write_access() */
 #define FMODE_CAN_READ 0x20000u
 #define FMODE_CAN_WRITE 0x40000u
 #define FMODE_OPENED 0x80000u
@@ -639,8 +691,9 @@ enum { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
 
 int user_path_at(struct task *t, int dfd, const char *name, unsigned int flags, struct path *path,
 		 const struct walk_trace *trace);
-int do_filp_open(struct task *t, int dfd, const char *name, int flags, mode_t mode,
+int do_filp_open(struct task *t, int dfd, const char *name, const struct open_how *how,
 		 struct file **filp);
+int check_open_how(const struct open_how *how);
 int inode_permission(const struct cred *cred, const struct inode *inode, int mask);
 struct dentry *lookup_one_unlocked(struct vfs *v, const struct qstr *name, struct dentry *base);
 
@@ -672,6 +725,8 @@ static inline struct vfs *task_v(const struct task *t)
 
 /* The kernel's __O_TMPFILE (glibc folds O_DIRECTORY into its own). */
 #define KERNEL___O_TMPFILE 020000000
+/* The kernel's O_LARGEFILE, which open(2) forces on 64-bit (glibc's is 0). */
+#define KERNEL_O_LARGEFILE 0100000
 #define WHITEOUT_DEV 0
 
 /* The open-time and fcntl-settable flags of a struct file. */
@@ -679,7 +734,8 @@ static inline struct vfs *task_v(const struct task *t)
 
 int vfs_truncate_inode(struct task *t, struct inode *inode, long long length);
 /* tmpfs size= in pages: what statfs reports as f_blocks (vfs/shmem.c). */
-unsigned long shmem_max_pages(const struct vfs *v);
+struct super_block;
+unsigned long shmem_max_pages(const struct super_block *sb);
 /* unix_bind_bsd()'s mknod: an S_IFSOCK inode at name; *res holds its path. */
 int vfs_mknod_socket(struct task *t, const char *name, mode_t mode, struct path *res);
 /* send_sig() as far as vfslab goes: the task's pending set records it. */

@@ -21,7 +21,9 @@ noinst_LIBRARIES += %D%/libvfs.a
 	%D%/layout_pahole.c \
 	%D%/layout_fields.def \
 	%D%/mem_devs.c \
+	%D%/mount.h \
 	%D%/namei.c \
+	%D%/namespace.c \
 	%D%/open.c \
 	%D%/phase.c \
 	%D%/phase.h \

@@ -19,14 +19,30 @@
  *  A dcache miss (lookup_slow) holds the directory's inode_lock shared:
  *  d_alloc_parallel() makes lookups of one name wait for the first.
  *
- * Deviations from Linux: no mounts, so no mount crossing, m_seq or
- * LOOKUP_BENEATH family; symlink atime is not updated.
+ * Mounts: a walk stepping onto a dentry marked DCACHE_MOUNTED asks the
+ * mount hash (__follow_mount_rcu(), traverse_mounts() in ref-walk); ".."
+ * at a mount's root climbs to its mountpoint first (choose_mountpoint).
+ * Every crossing re-checks mount_lock against nd->m_seq, sampled in
+ * path_init(), and leaving RCU mode legitimizes the mount before the
+ * dentry: __legitimize_mnt(), lockref_get_not_dead(), then d_seq.
+ *
+ * Deviations from Linux: no magic links exist, so RESOLVE_NO_MAGICLINKS
+ * changes nothing.
  */
 #include <stdlib.h>
 
 #include "lib/fault_inject.h"
 #include "lib/word_at_a_time.h"
-#include "vfs/internal.h"
+#include "vfs/mount.h"
+
+/* openat2's scoping and resolve flags, include/linux/namei.h */
+#define LOOKUP_NO_SYMLINKS 0x010000u
+#define LOOKUP_NO_MAGICLINKS 0x020000u
+#define LOOKUP_NO_XDEV 0x040000u
+#define LOOKUP_BENEATH 0x080000u
+#define LOOKUP_IN_ROOT 0x100000u
+#define LOOKUP_CACHED 0x200000u
+#define LOOKUP_IS_SCOPED (LOOKUP_BENEATH | LOOKUP_IN_ROOT)
 
 #define ND_ROOT_PRESET 1u
 #define ND_ROOT_GRABBED 2u
@@ -50,7 +66,7 @@ struct nameidata {
 	struct path root;
 	struct inode *inode;
 	unsigned int flags, state;
-	unsigned int seq, next_seq, root_seq, r_seq;
+	unsigned int seq, next_seq, m_seq, root_seq, r_seq;
 	int last_type;
 	unsigned int depth;
 	int total_link_count;
@@ -160,9 +176,20 @@ static void leave_rcu(struct nameidata *nd)
 	rcu_read_unlock();
 }
 
-/* Models __legitimize_path(): one lockref_get_not_dead, then the seq. */
+/*
+ * Models __legitimize_path(): the mount against m_seq, then one
+ * lockref_get_not_dead on the dentry, then its d_seq, in that order.
+ */
 static bool legitimize_path(struct nameidata *nd, struct path *path, unsigned int seq)
 {
+	int res = __legitimize_mnt(nd->v, path->mnt, nd->m_seq);
+
+	if (unlikely(res)) {
+		if (res > 0)
+			path->mnt = NULL;
+		path->dentry = NULL;
+		return false;
+	}
 	if (unlikely(!d_get_not_dead(nd->v, path->dentry))) {
 		path->dentry = NULL;
 		return false;
@@ -170,8 +197,18 @@ static bool legitimize_path(struct nameidata *nd, struct path *path, unsigned in
 	return !read_seqcount_retry(dentry_seq(nd->v, path->dentry), seq);
 }
 
-static bool legitimize_links(struct nameidata *nd)
+static void drop_links(struct nameidata *nd)
 {
+	nd->depth = 0;
+}
+
+static __always_inline bool legitimize_links(struct nameidata *nd)
+{
+	/* RESOLVE_CACHED: a walk that has to leave RCU mode fails (EAGAIN). */
+	if (unlikely(nd->flags & LOOKUP_CACHED)) {
+		drop_links(nd);
+		return false;
+	}
 	for (unsigned int i = 0; i < nd->depth; i++) {
 		struct saved *last = nd->stack + i;
 
@@ -198,6 +235,7 @@ static bool try_to_unlazy(struct nameidata *nd)
 
 	BUG_ON(!(nd->flags & LOOKUP_RCU));
 	if (unlikely(!legitimize_links(nd))) {
+		nd->path.mnt = NULL;
 		nd->path.dentry = NULL;
 		goto out;
 	}
@@ -207,12 +245,60 @@ static bool try_to_unlazy(struct nameidata *nd)
 		goto out;
 	leave_rcu(nd);
 	vfs_count(VFS_EV_UNLAZY_OK);
-	trace(nd, WALK_EV_UNLAZY, parent, NULL, 0, 1, 0, 0);
+	trace(nd, WALK_EV_UNLAZY, parent, NULL, 0, 1, nd->m_seq, 0);
 	return true;
 out:
 	leave_rcu(nd);
 	vfs_count(VFS_EV_UNLAZY_FAIL);
 	trace(nd, WALK_EV_UNLAZY, parent, NULL, 0, 0, 0, -ECHILD);
+	return false;
+}
+
+/*
+ * Models try_to_unlazy_next(): leave RCU mode at the parent and take the
+ * child too. The child's d_seq, sampled before the parent's was checked,
+ * vouches for both references.
+ */
+static bool try_to_unlazy_next(struct nameidata *nd, struct dentry *dentry)
+{
+	struct vfs *v = nd->v;
+	int res;
+
+	BUG_ON(!(nd->flags & LOOKUP_RCU));
+	if (unlikely(!legitimize_links(nd)))
+		goto out2;
+	res = __legitimize_mnt(v, nd->path.mnt, nd->m_seq);
+	if (unlikely(res)) {
+		if (res > 0)
+			goto out2;
+		goto out1;
+	}
+	if (unlikely(!d_get_not_dead(v, nd->path.dentry)))
+		goto out1;
+	if (unlikely(!d_get_not_dead(v, dentry)))
+		goto out;
+	if (read_seqcount_retry(dentry_seq(v, dentry), nd->next_seq))
+		goto out_dput;
+	if (unlikely(!legitimize_root(nd)))
+		goto out_dput;
+	leave_rcu(nd);
+	vfs_count(VFS_EV_UNLAZY_OK);
+	trace(nd, WALK_EV_UNLAZY, dentry, NULL, 0, 1, nd->m_seq, 0);
+	return true;
+out2:
+	nd->path.mnt = NULL;
+out1:
+	nd->path.dentry = NULL;
+out:
+	leave_rcu(nd);
+	vfs_count(VFS_EV_UNLAZY_FAIL);
+	trace(nd, WALK_EV_UNLAZY, dentry, NULL, 0, 0, 0, -ECHILD);
+	return false;
+out_dput:
+	leave_rcu(nd);
+	dput(v, dentry);
+	vfs_count(VFS_EV_UNLAZY_FAIL);
+	trace(nd, WALK_EV_UNLAZY, dentry, NULL, 0, 0, 0, -ECHILD);
 	return false;
 }
 
@@ -230,19 +316,31 @@ static void terminate_walk(struct nameidata *nd)
 		leave_rcu(nd);
 	}
 	nd->depth = 0;
+	nd->path.mnt = NULL;
 	nd->path.dentry = NULL;
 }
 
+/* The last word on a scoped walk: the result must lie under its root. */
+static noinline int complete_walk_scoped(struct nameidata *nd)
+{
+	return path_is_under(nd->v, &nd->path, &nd->root) ? 0 : -EXDEV;
+}
+
 /* Models complete_walk(): a successful RCU walk takes its one reference here. */
-static int complete_walk(struct nameidata *nd)
+static __always_inline int complete_walk(struct nameidata *nd)
 {
 	if (nd->flags & LOOKUP_RCU) {
 		/* Not a scoped lookup: the root needs no reference. */
-		if (!(nd->state & ND_ROOT_PRESET))
+		if (!(nd->state & ND_ROOT_PRESET) && !(nd->flags & LOOKUP_IS_SCOPED)) {
+			nd->root.mnt = NULL;
 			nd->root.dentry = NULL;
+		}
+		nd->flags &= ~LOOKUP_CACHED;
 		if (!try_to_unlazy(nd))
 			return -ECHILD;
 	}
+	if (unlikely(nd->flags & LOOKUP_IS_SCOPED))
+		return complete_walk_scoped(nd);
 	return 0;
 }
 
@@ -268,8 +366,14 @@ static void set_root(struct nameidata *nd)
 	}
 }
 
+/* Models nd_jump_root(): an absolute path or symlink body goes to the root. */
 static int nd_jump_root(struct nameidata *nd)
 {
+	if (unlikely(nd->flags & LOOKUP_BENEATH))
+		return -EXDEV;
+	/* A jump to another mount is a crossing; the path's own start is not. */
+	if (unlikely(nd->flags & LOOKUP_NO_XDEV) && nd->path.mnt && nd->path.mnt != nd->root.mnt)
+		return -EXDEV;
 	if (!nd->root.dentry)
 		set_root(nd);
 	if (nd->flags & LOOKUP_RCU) {
@@ -296,6 +400,11 @@ static const char *path_init(struct nameidata *nd, const char *s, unsigned int f
 	struct vfs *v = nd->v;
 	int error;
 
+	/* RESOLVE_CACHED's second pass: the RCU walk did not make it. */
+	if ((flags & (LOOKUP_RCU | LOOKUP_CACHED)) == LOOKUP_CACHED) {
+		trace(nd, WALK_EV_START, NULL, s, strlen(s), 0, 0, -EAGAIN);
+		return ERR_PTR(-EAGAIN);
+	}
 	if (!*s)
 		flags &= ~LOOKUP_RCU;
 	if (flags & LOOKUP_RCU) {
@@ -304,11 +413,13 @@ static const char *path_init(struct nameidata *nd, const char *s, unsigned int f
 	}
 	nd->flags = flags;
 	nd->state |= ND_JUMPED;
+	nd->m_seq = __read_seqcount_begin(&v->mount_lock.seqcount);
 	nd->r_seq = raw_read_seqcount(&v->rename_lock.seqcount);
 	smp_rmb();
-	trace(nd, WALK_EV_START, NULL, s, strlen(s), !!(flags & LOOKUP_RCU), 0, 0);
+	trace(nd, WALK_EV_START, NULL, s, strlen(s), !!(flags & LOOKUP_RCU), nd->m_seq, 0);
 
-	if (*s == '/') {
+	/* RESOLVE_IN_ROOT: an absolute path starts at dfd, as if chrooted there. */
+	if (*s == '/' && !(flags & LOOKUP_IN_ROOT)) {
 		error = nd_jump_root(nd);
 		if (unlikely(error))
 			return ERR_PTR(error);
@@ -353,6 +464,16 @@ static const char *path_init(struct nameidata *nd, const char *s, unsigned int f
 		}
 		fdput(nd->task, f);
 	}
+	/* A scoped walk's root is where it starts. */
+	if (flags & LOOKUP_IS_SCOPED) {
+		nd->root = nd->path;
+		if (flags & LOOKUP_RCU) {
+			nd->root_seq = nd->seq;
+		} else {
+			path_get(v, &nd->root);
+			nd->state |= ND_ROOT_GRABBED;
+		}
+	}
 	return s;
 }
 
@@ -373,6 +494,9 @@ static int may_lookup(struct nameidata *nd)
 
 	trace(nd, WALK_EV_PERMISSION, nd->path.dentry, NULL, 0, READ_ONCE(nd->inode->i_mode), 0,
 	      err);
+	/* A refusal in RCU mode is made sure of in ref-walk (RESOLVE_CACHED: EAGAIN). */
+	if (unlikely(err) && (nd->flags & LOOKUP_RCU) && !try_to_unlazy(nd))
+		return -ECHILD;
 	return err;
 }
 
@@ -524,29 +648,43 @@ static int may_create_in_sticky(struct nameidata *nd, const struct inode *inode)
 }
 
 /* Models pick_link(): push the link and return its body to walk. */
-static const char *pick_link(struct nameidata *nd, struct dentry *link, struct inode *inode,
+static const char *pick_link(struct nameidata *nd, struct path *link, struct inode *inode,
 			     unsigned int flags)
 {
 	struct saved *last;
 	const char *res;
 	int error;
 
+	/* The link's path holds its own mount reference in ref-walk. */
+	if (!(nd->flags & LOOKUP_RCU) && link->mnt == nd->path.mnt)
+		mntget(nd->v, link->mnt);
 	if (unlikely(nd->total_link_count++ >= MAXSYMLINKS)) {
 		if (!(nd->flags & LOOKUP_RCU))
-			dput(nd->v, link);
+			path_put(nd->v, link);
 		return ERR_PTR(-ELOOP);
 	}
 	last = nd->stack + nd->depth++;
-	last->link.mnt = nd->v;
-	last->link.dentry = link;
+	last->link = *link;
 	last->seq = nd->next_seq;
 	if (flags & WALK_TRAILING) {
 		error = may_follow_link(nd, inode);
 		if (unlikely(error))
 			return ERR_PTR(error);
 	}
+	/* RESOLVE_NO_SYMLINKS, or a nosymfollow mount. */
+	if (unlikely(nd->flags & LOOKUP_NO_SYMLINKS) ||
+	    unlikely(READ_ONCE(link->mnt->mnt_flags) & MNT_NOSYMFOLLOW))
+		return ERR_PTR(-ELOOP);
+	/* Following a link reads it: its atime, in ref-walk (RCU walk cannot write). */
+	if (!(nd->flags & LOOKUP_RCU)) {
+		touch_atime(&last->link);
+	} else if (atime_needs_update(&last->link, inode)) {
+		if (!try_to_unlazy(nd))
+			return ERR_PTR(-ECHILD);
+		touch_atime(&last->link);
+	}
 	res = READ_ONCE(inode->i_link);
-	trace(nd, WALK_EV_SYMLINK, link, res, strlen(res), nd->total_link_count, 0, 0);
+	trace(nd, WALK_EV_SYMLINK, link->dentry, res, strlen(res), nd->total_link_count, 0, 0);
 	if (*res == '/') {
 		error = nd_jump_root(nd);
 		if (unlikely(error))
@@ -561,26 +699,108 @@ static const char *pick_link(struct nameidata *nd, struct dentry *link, struct i
 }
 
 /*
- * Models handle_mounts() with no mounts to cross. In ref-walk that leaves
- * traverse_mounts()' acquire load of d_flags: a negative dentry is ENOENT,
- * and a positive type, acquired, comes with the inode d_instantiate()
- * stored before releasing it. A walker may hold a negative dentry that a
- * create instantiates meanwhile; reading d_inode first could pair the old
- * NULL with the new type. In RCU walk d_seq covers both loads instead.
+ * Models __follow_mount_rcu(): cross every mount stacked on path without
+ * a reference. A dentry no mount sits on costs the one d_flags test
+ * (DCACHE_MOUNTED). False: leave RCU mode and try again with references.
  */
-static __always_inline int handle_mounts(struct nameidata *nd, struct dentry *dentry)
+static bool __follow_mount_rcu(struct nameidata *nd, struct path *path, unsigned int flags)
 {
-	unsigned int flags;
+	struct vfs *v = nd->v;
+	struct dentry *dentry = path->dentry;
 
-	if (nd->flags & LOOKUP_RCU)
-		return 0;
-	flags = smp_load_acquire(dentry_flags(nd->v, dentry));
-	fault_point("handle_mounts:type-read");
-	if (unlikely(d_flags_negative(flags))) {
-		dput(nd->v, dentry);
-		return -ENOENT;
+	if (unlikely(nd->flags & LOOKUP_NO_XDEV))
+		return false;
+	for (;;) {
+		struct mount *mounted;
+
+		if (!(flags & DCACHE_MOUNTED))
+			return true;
+		mounted = __lookup_mnt(v, path->mnt, dentry);
+		if (!mounted)
+			return !mount_seq_retry(v, nd->m_seq);
+		trace(nd, WALK_EV_MOUNT, dentry, NULL, 0, mounted->mnt_id, nd->m_seq, 0);
+		path->mnt = &mounted->mnt;
+		dentry = path->dentry = mounted->mnt.mnt_root;
+		nd->state |= ND_JUMPED;
+		nd->next_seq = read_seqcount_begin(dentry_seq(v, dentry));
+		flags = d_flags(v, dentry);
+		/* The state must be one a ref-walk could have reached. */
+		if (mount_seq_retry(v, nd->m_seq))
+			return false;
 	}
+}
+
+/*
+ * Models traverse_mounts(): the ref-walk crossing, a reference on each
+ * mount taken by lookup_mnt(). Without a mount it is the acquire load of
+ * d_flags: a negative dentry is ENOENT, and a positive type, acquired,
+ * comes with the inode d_instantiate() stored before releasing it. A
+ * walker may hold a negative dentry that a create instantiates meanwhile;
+ * reading d_inode first could pair the old NULL with the new type.
+ */
+static int traverse_mounts(struct nameidata *nd, struct path *path, bool *jumped)
+{
+	struct vfs *v = nd->v;
+	unsigned int flags = smp_load_acquire(dentry_flags(v, path->dentry));
+	bool need_mntput = false;
+
+	fault_point("handle_mounts:type-read");
+	while (unlikely(flags & DCACHE_MOUNTED)) {
+		struct vfsmount *mounted = lookup_mnt(v, path);
+
+		if (!mounted)
+			break;
+		trace(nd, WALK_EV_MOUNT, path->dentry, NULL, 0, real_mount(mounted)->mnt_id, 0, 0);
+		dput(v, path->dentry);
+		if (need_mntput)
+			mntput(v, path->mnt);
+		path->mnt = mounted;
+		path->dentry = dget(v, mounted->mnt_root);
+		need_mntput = true;
+		flags = smp_load_acquire(dentry_flags(v, path->dentry));
+	}
+	*jumped = need_mntput;
+	if (unlikely(d_flags_negative(flags)))
+		return -ENOENT;
 	return 0;
+}
+
+/* Models handle_mounts(): path becomes what the walk stands on after dentry. */
+static __always_inline int handle_mounts(struct nameidata *nd, struct dentry *dentry,
+					 struct path *path, unsigned int flags)
+{
+	bool jumped;
+	int ret;
+
+	path->mnt = nd->path.mnt;
+	path->dentry = dentry;
+	if (nd->flags & LOOKUP_RCU) {
+		unsigned int seq = nd->next_seq;
+
+		/* The one test a component pays when nothing is mounted on it. */
+		if (likely(!(flags & DCACHE_MOUNTED)) ||
+		    likely(__follow_mount_rcu(nd, path, flags)))
+			return 0;
+		/* path and next_seq may have moved on: start the crossing again. */
+		path->mnt = nd->path.mnt;
+		path->dentry = dentry;
+		nd->next_seq = seq;
+		if (!try_to_unlazy_next(nd, dentry))
+			return -ECHILD;
+	}
+	ret = traverse_mounts(nd, path, &jumped);
+	if (jumped) {
+		if (unlikely(nd->flags & LOOKUP_NO_XDEV))
+			ret = -EXDEV;
+		else
+			nd->state |= ND_JUMPED;
+	}
+	if (unlikely(ret)) {
+		dput(nd->v, path->dentry);
+		if (path->mnt != nd->path.mnt)
+			mntput(nd->v, path->mnt);
+	}
+	return ret;
 }
 
 /* Models step_into(): move to dentry, or hand back a symlink body. */
@@ -589,16 +809,17 @@ static __always_inline const char *step_into(struct nameidata *nd, unsigned int 
 {
 	struct vfs *v = nd->v;
 	struct inode *inode;
-	int err = handle_mounts(nd, dentry);
+	struct path path;
+	int err = handle_mounts(nd, dentry, &path, d_flags(v, dentry));
 
 	if (unlikely(err))
 		return ERR_PTR(err);
-	inode = d_inode_rcu(v, dentry);
-	if (likely(!d_is_symlink(v, dentry)) ||
+	inode = d_inode_rcu(v, path.dentry);
+	if (likely(!d_is_symlink(v, path.dentry)) ||
 	    ((flags & WALK_TRAILING) && !(nd->flags & LOOKUP_FOLLOW)) || (flags & WALK_NOFOLLOW)) {
 		if (nd->flags & LOOKUP_RCU) {
-			if (read_seqcount_retry(dentry_seq(v, dentry), nd->next_seq)) {
-				trace(nd, WALK_EV_SEQ_RETRY, dentry, NULL, 0, nd->next_seq, 0,
+			if (read_seqcount_retry(dentry_seq(v, path.dentry), nd->next_seq)) {
+				trace(nd, WALK_EV_SEQ_RETRY, path.dentry, NULL, 0, nd->next_seq, 0,
 				      -ECHILD);
 				return ERR_PTR(-ECHILD);
 			}
@@ -606,55 +827,114 @@ static __always_inline const char *step_into(struct nameidata *nd, unsigned int 
 				return ERR_PTR(-ENOENT);
 		} else {
 			dput(v, nd->path.dentry);
+			if (nd->path.mnt != path.mnt)
+				mntput(v, nd->path.mnt);
 		}
-		nd->path.dentry = dentry;
-		nd->path.mnt = v;
+		nd->path = path;
 		nd->inode = inode;
 		nd->seq = nd->next_seq;
 		return NULL;
 	}
 	/* The symlink type and the inode agree: d_seq, or handle_mounts() in ref-walk. */
 	if (nd->flags & LOOKUP_RCU) {
-		if (read_seqcount_retry(dentry_seq(v, dentry), nd->next_seq))
+		if (read_seqcount_retry(dentry_seq(v, path.dentry), nd->next_seq))
 			return ERR_PTR(-ECHILD);
 	}
-	return pick_link(nd, dentry, inode, flags);
+	return pick_link(nd, &path, inode, flags);
 }
 
-/* Models follow_dotdot_rcu() / follow_dotdot(), without mounts. */
+/* Models follow_dotdot_rcu(): "..", climbing out of a mount at its root. */
+static struct dentry *follow_dotdot_rcu(struct nameidata *nd)
+{
+	struct vfs *v = nd->v;
+	struct dentry *parent, *old;
+
+	if (path_equal(&nd->path, &nd->root))
+		goto in_root;
+	if (unlikely(nd->path.dentry == nd->path.mnt->mnt_root)) {
+		struct path path;
+		unsigned int seq;
+
+		if (!choose_mountpoint_rcu(v, real_mount(nd->path.mnt), &nd->root, &path, &seq))
+			goto in_root;
+		if (unlikely(nd->flags & LOOKUP_NO_XDEV))
+			return ERR_PTR(-ECHILD);
+		trace(nd, WALK_EV_MOUNT, path.dentry, "..", 2, real_mount(path.mnt)->mnt_id,
+		      real_mount(nd->path.mnt)->mnt_id, 0);
+		nd->path = path;
+		nd->inode = d_inode_rcu(v, path.dentry);
+		nd->seq = seq;
+		if (mount_seq_retry(v, nd->m_seq))
+			return ERR_PTR(-ECHILD);
+	}
+	old = nd->path.dentry;
+	parent = d_parent(v, old);
+	nd->next_seq = read_seqcount_begin(dentry_seq(v, parent));
+	if (unlikely(read_seqcount_retry(dentry_seq(v, old), nd->seq)))
+		return ERR_PTR(-ECHILD);
+	return parent;
+in_root:
+	if (mount_seq_retry(v, nd->m_seq))
+		return ERR_PTR(-ECHILD);
+	if (unlikely(nd->flags & LOOKUP_BENEATH))
+		return ERR_PTR(-ECHILD);
+	nd->next_seq = nd->seq;
+	return nd->path.dentry;
+}
+
+/* Models follow_dotdot(): the same with references. */
 static struct dentry *follow_dotdot(struct nameidata *nd)
 {
 	struct vfs *v = nd->v;
-	struct dentry *old = nd->path.dentry, *parent;
 
-	if (old == nd->root.dentry || IS_ROOT(v, old)) {
-		nd->next_seq = nd->seq;
-		if (!(nd->flags & LOOKUP_RCU))
-			dget(v, old);
-		return old;
+	if (path_equal(&nd->path, &nd->root))
+		goto in_root;
+	if (unlikely(nd->path.dentry == nd->path.mnt->mnt_root)) {
+		struct path path;
+
+		if (!choose_mountpoint(v, real_mount(nd->path.mnt), &nd->root, &path))
+			goto in_root;
+		trace(nd, WALK_EV_MOUNT, path.dentry, "..", 2, real_mount(path.mnt)->mnt_id,
+		      real_mount(nd->path.mnt)->mnt_id, 0);
+		path_put(v, &nd->path);
+		nd->path = path;
+		nd->inode = d_inode(v, path.dentry);
+		if (unlikely(nd->flags & LOOKUP_NO_XDEV))
+			return ERR_PTR(-EXDEV);
 	}
-	if (nd->flags & LOOKUP_RCU) {
-		parent = d_parent(v, old);
-		nd->next_seq = read_seqcount_begin(dentry_seq(v, parent));
-		if (unlikely(read_seqcount_retry(dentry_seq(v, old), nd->seq)))
-			return ERR_PTR(-ECHILD);
-		return parent;
-	}
-	return dget_parent(v, old);
+	return dget_parent(v, nd->path.dentry);
+in_root:
+	if (unlikely(nd->flags & LOOKUP_BENEATH))
+		return ERR_PTR(-EXDEV);
+	return dget(v, nd->path.dentry);
 }
 
+/* Models handle_dots(). */
 static const char *handle_dots(struct nameidata *nd, int type)
 {
 	if (type == LAST_DOTDOT) {
 		struct dentry *parent;
+		const char *err;
 
 		if (!nd->root.dentry)
 			set_root(nd);
-		parent = follow_dotdot(nd);
+		if (nd->flags & LOOKUP_RCU)
+			parent = follow_dotdot_rcu(nd);
+		else
+			parent = follow_dotdot(nd);
 		if (IS_ERR(parent))
 			return ERR_CAST(parent);
 		trace(nd, WALK_EV_DOTDOT, parent, "..", 2, 0, 0, 0);
-		return step_into(nd, WALK_NOFOLLOW, parent);
+		err = step_into(nd, WALK_NOFOLLOW, parent);
+		if (unlikely(err))
+			return err;
+		/* A rename or mount meanwhile may have taken ".." above the root. */
+		if (unlikely(nd->flags & LOOKUP_IS_SCOPED)) {
+			smp_rmb();
+			if (__read_seqcount_retry(&nd->v->mount_lock.seqcount, nd->m_seq) ||
+			    __read_seqcount_retry(&nd->v->rename_lock.seqcount, nd->r_seq))
+				return ERR_PTR(-EAGAIN);
+		}
 	}
 	return NULL;
 }
@@ -790,6 +1070,7 @@ static int path_lookupat(struct nameidata *nd, const char *name, unsigned int fl
 			err = -ENOTDIR;
 	if (!err) {
 		*path = nd->path;
+		nd->path.mnt = NULL;
 		nd->path.dentry = NULL;
 	}
 	terminate_walk(nd);
@@ -837,10 +1118,35 @@ int user_path_at(struct task *t, int dfd, const char *name, unsigned int flags, 
 	return filename_lookup(t, dfd, name, flags, path, tr);
 }
 
-int vfs_walk(struct task *t, int dfd, const char *name, bool follow, const struct walk_trace *tr)
+/* Models build_open_flags()' translation of openat2's RESOLVE_* flags. */
+static __always_inline unsigned int resolve_lookup_flags(uint64_t resolve)
+{
+	unsigned int flags = 0;
+
+	if (likely(!resolve))
+		return 0;
+	if (resolve & RESOLVE_NO_XDEV)
+		flags |= LOOKUP_NO_XDEV;
+	if (resolve & RESOLVE_NO_MAGICLINKS)
+		flags |= LOOKUP_NO_MAGICLINKS;
+	if (resolve & RESOLVE_NO_SYMLINKS)
+		flags |= LOOKUP_NO_SYMLINKS;
+	if (resolve & RESOLVE_BENEATH)
+		flags |= LOOKUP_BENEATH;
+	if (resolve & RESOLVE_IN_ROOT)
+		flags |= LOOKUP_IN_ROOT;
+	if (resolve & RESOLVE_CACHED)
+		flags |= LOOKUP_CACHED;
+	return flags;
+}
+
+int vfs_walk(struct task *t, int dfd, const char *name, bool follow, unsigned int resolve,
+	     const struct walk_trace *tr)
 {
 	struct path path;
-	int err = filename_lookup(t, dfd, name, follow ? LOOKUP_FOLLOW : 0, &path, tr);
+	int err = filename_lookup(t, dfd, name,
+				  (follow ? LOOKUP_FOLLOW : 0) | resolve_lookup_flags(resolve),
+				  &path, tr);
 
 	if (!err)
 		path_put(t->vfs, &path);
@@ -863,6 +1169,7 @@ static int path_parentat(struct nameidata *nd, const char *name, unsigned int fl
 		err = complete_walk(nd);
 	if (!err) {
 		*parent = nd->path;
+		nd->path.mnt = NULL;
 		nd->path.dentry = NULL;
 	}
 	terminate_walk(nd);
@@ -1016,7 +1323,7 @@ static int shmem_mknod(struct task *t, struct inode *dir, struct dentry *d, umod
 		       const char *symname)
 {
 	struct vfs *v = t->vfs;
-	struct inode *inode = new_inode(v, &t->cred, dir, mode, dev);
+	struct inode *inode = new_inode(dir->i_sb, &t->cred, dir, mode, dev);
 	int err;
 
 	if (!inode)
@@ -1060,7 +1367,7 @@ static struct dentry *filename_create(struct task *t, int dfd, const char *name,
 	unsigned int create_flags = LOOKUP_CREATE | LOOKUP_EXCL;
 	struct dentry *d;
 	struct qstr last;
-	int type, error;
+	int type, error, err2;
 
 	error = filename_parentat(t, dfd, name, 0, path, &last, &type);
 	if (error)
@@ -1069,6 +1376,8 @@ static struct dentry *filename_create(struct task *t, int dfd, const char *name,
 		path_put(v, path);
 		return ERR_PTR(-EEXIST);
 	}
+	/* A read-only mount is EROFS, but only after the lookup's own errors. */
+	err2 = mnt_want_write(path->mnt);
 	/* "foo/" only makes sense for a directory. */
 	if (last.name[last.len] && !want_dir)
 		create_flags = 0;
@@ -1084,6 +1393,11 @@ static struct dentry *filename_create(struct task *t, int dfd, const char *name,
 	if (unlikely(!create_flags)) {
 		dput(v, d);
 		d = ERR_PTR(-ENOENT);
+		goto unlock;
+	}
+	if (unlikely(err2)) {
+		dput(v, d);
+		d = ERR_PTR(err2);
 		goto unlock;
 	}
 	return d;
@@ -1282,7 +1596,7 @@ long sys_linkat(struct task *t, int olddfd, const char *oldname, int newdfd, con
 	}
 	dir = d_inode(v, new_path.dentry);
 	inode = d_inode(v, old_path.dentry);
-	error = may_linkat(t, inode);
+	error = old_path.mnt != new_path.mnt ? -EXDEV : may_linkat(t, inode);
 	/* vfs_link() */
 	if (!error)
 		error = may_create(t, dir, new_dentry);
@@ -1342,6 +1656,9 @@ static long do_rmdir(struct task *t, int dfd, const char *name)
 		error = -EBUSY;
 		goto exit;
 	}
+	error = mnt_want_write(path.mnt);
+	if (error)
+		goto exit;
 	dir = d_inode(v, path.dentry);
 	inode_lock(dir);
 	d = lookup_one_qstr_excl(v, &last, path.dentry, 0);
@@ -1357,7 +1674,9 @@ static long do_rmdir(struct task *t, int dfd, const char *name)
 		/* shrink_dcache_parent(): unused cached children must go first. */
 		if (v->cfg.dentry_unused_max)
 			shrink_dcache_lru(v, 0);
-		if (!simple_empty(v, d)) {
+		if (d_mountpoint(v, d)) {
+			error = -EBUSY; /* is_local_mountpoint() */
+		} else if (!simple_empty(v, d)) {
 			error = -ENOTEMPTY;
 		} else {
 			set_nlink(inode, -1);
@@ -1398,6 +1717,9 @@ static long do_unlinkat(struct task *t, int dfd, const char *name)
 	error = -EISDIR;
 	if (type != LAST_NORM)
 		goto exit;
+	error = mnt_want_write(path.mnt);
+	if (error)
+		goto exit;
 	dir = d_inode(v, path.dentry);
 	inode_lock(dir);
 	d = lookup_one_qstr_excl(v, &last, path.dentry, 0);
@@ -1411,8 +1733,15 @@ static long do_unlinkat(struct task *t, int dfd, const char *name)
 			ihold(inode);
 			error = may_delete(t, dir, d, false);
 			if (!error) {
-				shmem_unlink(v, dir, d);
-				d_delete(v, d);
+				/* vfs_unlink(): under the victim's lock, as lock_mount() marks it. */
+				inode_lock(inode);
+				if (d_mountpoint(v, d))
+					error = -EBUSY; /* is_local_mountpoint() */
+				else
+					shmem_unlink(v, dir, d);
+				inode_unlock(inode);
+				if (!error)
+					d_delete(v, d);
 			}
 		}
 		dput(v, d);
@@ -1518,6 +1847,10 @@ static int vfs_rename(struct task *t, struct inode *old_dir, struct dentry *old_
 				return error;
 		}
 	}
+	/* is_local_mountpoint(): a name something is mounted on stays. */
+	if (d_mountpoint(v, old_dentry) ||
+	    ((flags & RENAME_EXCHANGE) && target && d_mountpoint(v, new_dentry)))
+		return -EBUSY;
 	if (flags & RENAME_EXCHANGE) {
 		/* simple_rename_exchange() */
 		if (old_dir != new_dir && is_dir != new_is_dir) {
@@ -1537,8 +1870,15 @@ static int vfs_rename(struct task *t, struct inode *old_dir, struct dentry *old_
 	 * to S_DEAD, so no create slips in between (vfs_rename() locks the
 	 * target too); unused cached children go first (shrink_dcache_parent).
 	 */
-	if (target && new_is_dir) {
+	if (target) {
+		/* The victim's lock, under which lock_mount() marks a mountpoint. */
 		inode_lock(target);
+		if (d_mountpoint(v, new_dentry)) {
+			inode_unlock(target);
+			return -EBUSY;
+		}
+	}
+	if (target && new_is_dir) {
 		if (v->cfg.dentry_unused_max)
 			shrink_dcache_lru(v, 0);
 		if (!simple_empty(v, new_dentry)) {
@@ -1552,8 +1892,8 @@ static int vfs_rename(struct task *t, struct inode *old_dir, struct dentry *old_
 			set_nlink(target, -1);
 			set_nlink(old_dir, -1);
 			WRITE_ONCE(target->i_flags, target->i_flags | S_DEAD);
-			inode_unlock(target);
 		}
+		inode_unlock(target);
 	} else if (is_dir) {
 		set_nlink(old_dir, -1);
 		set_nlink(new_dir, 1);
@@ -1613,12 +1953,18 @@ long sys_renameat2(struct task *t, int olddfd, const char *oldname, int newdfd, 
 	error = filename_parentat(t, newdfd, newname, 0, &new_path, &new_last, &new_type);
 	if (error)
 		goto exit1;
+	error = -EXDEV;
+	if (old_path.mnt != new_path.mnt)
+		goto exit2;
 	error = -EBUSY;
 	if (old_type != LAST_NORM)
 		goto exit2;
 	if (flags & RENAME_NOREPLACE)
 		error = -EEXIST;
 	if (new_type != LAST_NORM)
+		goto exit2;
+	error = mnt_want_write(old_path.mnt);
+	if (error)
 		goto exit2;
 
 	trap = lock_rename(v, new_path.dentry, old_path.dentry);
@@ -1687,6 +2033,51 @@ struct open_flags {
 	int acc_mode;
 	unsigned int lookup_flags;
 };
+
+/* include/linux/fcntl.h */
+#define VALID_OPEN_FLAGS                                                                      \
+	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_SYNC | \
+	 FASYNC | O_DIRECT | KERNEL_O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME |      \
+	 O_CLOEXEC | O_PATH | KERNEL___O_TMPFILE)
+#define O_PATH_FLAGS (O_DIRECTORY | O_NOFOLLOW | O_PATH | O_CLOEXEC)
+#define VALID_RESOLVE_FLAGS                                                                \
+	(RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH | \
+	 RESOLVE_IN_ROOT | RESOLVE_CACHED)
+
+/*
+ * Models the checks build_open_flags() makes of an openat2(2) open_how,
+ * which open(2)'s build_open_how() makes true by masking: unknown bits
+ * are EINVAL, and so is a mode without O_CREAT or O_TMPFILE.
+ */
+int check_open_how(const struct open_how *how)
+{
+	uint64_t flags = how->flags & ~(uint64_t)O_CLOEXEC;
+
+	if (flags & ~(uint64_t)VALID_OPEN_FLAGS)
+		return -EINVAL;
+	if (how->resolve & ~(uint64_t)VALID_RESOLVE_FLAGS)
+		return -EINVAL;
+	if ((how->resolve & RESOLVE_BENEATH) && (how->resolve & RESOLVE_IN_ROOT))
+		return -EINVAL;
+	if (flags & (O_CREAT | KERNEL___O_TMPFILE)) {
+		if (how->mode & ~(uint64_t)S_IALLUGO)
+			return -EINVAL;
+	} else if (how->mode) {
+		return -EINVAL;
+	}
+	if ((flags & (O_DIRECTORY | O_CREAT)) == (O_DIRECTORY | O_CREAT))
+		return -EINVAL;
+	if (flags & KERNEL___O_TMPFILE) {
+		if (!(flags & O_DIRECTORY) || !(flags & (O_WRONLY | O_RDWR)))
+			return -EINVAL;
+	}
+	if ((flags & O_PATH) && (flags & ~(uint64_t)O_PATH_FLAGS))
+		return -EINVAL;
+	/* RESOLVE_CACHED: no create, truncate or tmpfile is ever cached. */
+	if ((how->resolve & RESOLVE_CACHED) && (flags & (O_TRUNC | O_CREAT | KERNEL___O_TMPFILE)))
+		return -EAGAIN;
+	return 0;
+}
 
 /* Models build_open_flags() for open(2)/openat(2). */
 static int build_open_flags(int flags, mode_t mode, struct open_flags *op)
@@ -1800,6 +2191,16 @@ static int vfs_open(struct task *t, const struct path *path, int flags, struct f
 	if (!f)
 		return -ENFILE;
 	path_get(v, path);
+	/* A file open for write on a regular file or directory holds write access to its mount. */
+	if ((file_fmode(v, f) & FMODE_WRITE) && (fop == &shmem_file_operations)) {
+		err = mnt_get_write_access(v, path->mnt);
+		if (err) {
+			*file_op(v, f) = &path_operations;
+			fput(v, f);
+			return err;
+		}
+		WRITE_ONCE(*file_mode(v, f), file_fmode(v, f) | FMODE_WRITER);
+	}
 	if (fop == &fifo_operations) {
 		err = fifo_open(inode, file_fmode(v, f), flags);
 		if (err) {
@@ -1820,7 +2221,7 @@ static int vfs_open(struct task *t, const struct path *path, int flags, struct f
 
 /* Models lookup_open() for O_CREAT: find or create the last component. */
 static struct dentry *lookup_open(struct task *t, struct nameidata *nd, const struct open_flags *op,
-				  bool *created)
+				  bool got_write, bool *created)
 {
 	struct vfs *v = t->vfs;
 	struct dentry *dir = nd->path.dentry;
@@ -1841,8 +2242,8 @@ static struct dentry *lookup_open(struct task *t, struct nameidata *nd, const st
 	}
 	if (d_is_positive(v, d))
 		return d;
-	/* may_o_create(), then vfs_create()'s may_create() */
-	error = may_create(t, dir_inode, d);
+	/* may_o_create(), then vfs_create()'s may_create(); a read-only mount first */
+	error = got_write ? may_create(t, dir_inode, d) : -EROFS;
 	if (!error) {
 		umode_t mode = S_IFREG | (op->mode & S_IALLUGO & ~current_umask(t));
 
@@ -1868,9 +2269,11 @@ static int do_tmpfile(struct task *t, struct nameidata *nd, const struct open_fl
 					   .name = (const unsigned char *)"/" };
 	struct vfs *v = t->vfs;
 	struct inode *dir = d_inode(v, nd->path.dentry), *inode;
-	struct path path = { v, NULL };
-	int error = inode_permission(&t->cred, dir, MAY_WRITE | MAY_EXEC);
+	struct path path = { nd->path.mnt, NULL };
+	int error = mnt_want_write(path.mnt);
 
+	if (!error)
+		error = inode_permission(&t->cred, dir, MAY_WRITE | MAY_EXEC);
 	if (error)
 		return error;
 	if (READ_ONCE(dir->i_flags) & S_DEAD)
@@ -1878,8 +2281,8 @@ static int do_tmpfile(struct task *t, struct nameidata *nd, const struct open_fl
 	path.dentry = d_alloc(v, nd->path.dentry, &slash);
 	if (!path.dentry)
 		return -ENOMEM;
-	inode = new_inode(v, &t->cred, dir, S_IFREG | (op->mode & S_IALLUGO & ~current_umask(t)),
-			  0);
+	inode = new_inode(dir->i_sb, &t->cred, dir,
+			  S_IFREG | (op->mode & S_IALLUGO & ~current_umask(t)), 0);
 	if (!inode) {
 		dput(v, path.dentry);
 		return -ENOSPC;
@@ -1952,7 +2355,7 @@ static int path_openat(struct task *t, struct nameidata *nd, const char *name,
 			}
 			dir = d_inode(v, nd->path.dentry);
 			inode_lock(dir);
-			d = lookup_open(t, nd, op, &created);
+			d = lookup_open(t, nd, op, !mnt_want_write(nd->path.mnt), &created);
 			inode_unlock(dir);
 			if (IS_ERR(d)) {
 				error = PTR_ERR(d);
@@ -1999,6 +2402,9 @@ static int path_openat(struct task *t, struct nameidata *nd, const char *name,
 		open_flag &= ~O_TRUNC;
 		acc_mode = 0;
 	} else if (d_is_reg(v, nd->path.dentry) && (open_flag & O_TRUNC)) {
+		error = mnt_want_write(nd->path.mnt);
+		if (error)
+			goto out;
 		do_truncate = true;
 	}
 	error = may_open(t, &nd->path, acc_mode, open_flag);
@@ -2016,15 +2422,17 @@ out:
 	return error;
 }
 
-int do_filp_open(struct task *t, int dfd, const char *name, int flags, mode_t mode,
+/* Models do_filp_open(); an openat2(2) how has passed check_open_how(). */
+int do_filp_open(struct task *t, int dfd, const char *name, const struct open_how *how,
 		 struct file **filp)
 {
 	struct open_flags op;
 	struct nameidata nd;
-	int error = build_open_flags(flags, mode, &op);
+	int error = build_open_flags((int)how->flags, (mode_t)how->mode, &op);
 
 	if (error)
 		return error;
+	op.lookup_flags |= resolve_lookup_flags(how->resolve);
 	error = check_name(name, 0);
 	if (error)
 		return error;

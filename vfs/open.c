@@ -6,22 +6,19 @@
  */
 #include <linux/falloc.h>
 
-#include "vfs/internal.h"
-
-/* The kernel's O_LARGEFILE, which open(2) forces on 64-bit (glibc's is 0). */
-#define KERNEL_O_LARGEFILE 0100000
+#include "vfs/mount.h"
 
 /* Models do_sys_openat2(): the fd first (EMFILE wins), then the walk. */
-long sys_openat(struct task *t, int dfd, const char *path, int flags, mode_t mode)
+static __always_inline long do_sys_openat2(struct task *t, int dfd, const char *path,
+					   const struct open_how *how)
 {
 	struct file *f = NULL;
 	int fd, err;
 
-	flags |= KERNEL_O_LARGEFILE;
-	fd = get_unused_fd_flags(t, flags);
+	fd = get_unused_fd_flags(t, how->flags);
 	if (fd < 0)
 		return fd;
-	err = do_filp_open(t, dfd, path, flags, mode, &f);
+	err = do_filp_open(t, dfd, path, how, &f);
 	if (err) {
 		put_unused_fd(t, fd);
 		return err;
@@ -29,6 +26,41 @@ long sys_openat(struct task *t, int dfd, const char *path, int flags, mode_t mod
 	fsnotify_parent(t->vfs, file_path(t->vfs, f)->dentry); /* fsnotify_open() */
 	fd_install(t, fd, f);
 	return fd;
+}
+
+long sys_openat(struct task *t, int dfd, const char *path, int flags, mode_t mode)
+{
+	struct open_how how = { .flags = (unsigned int)(flags | KERNEL_O_LARGEFILE), .mode = mode };
+
+	return do_sys_openat2(t, dfd, path, &how);
+}
+
+/*
+ * Models openat2(2): copy_struct_from_user()'s size rules (a newer
+ * caller's bigger struct is fine while its extra bytes are zero), then
+ * the checks open(2) never makes.
+ */
+long sys_openat2(struct task *t, int dfd, const char *path, const void *uhow, size_t usize)
+{
+	struct open_how how = { 0 };
+	int err;
+
+	if (usize < OPEN_HOW_SIZE_VER0)
+		return -EINVAL;
+	if (usize > 4096)
+		return -E2BIG;
+	if (!uhow)
+		return -EFAULT;
+	memcpy(&how, uhow, min(usize, sizeof(how)));
+	for (size_t i = sizeof(how); i < usize; i++)
+		if (((const unsigned char *)uhow)[i])
+			return -E2BIG;
+	if (!(how.flags & O_PATH))
+		how.flags |= KERNEL_O_LARGEFILE;
+	err = check_open_how(&how);
+	if (err)
+		return err;
+	return do_sys_openat2(t, dfd, path, &how);
 }
 
 long sys_open(struct task *t, const char *path, int flags, mode_t mode)
@@ -213,7 +245,7 @@ long sys_getcwd(struct task *t, char *buf, size_t size)
 		goto out;
 	}
 	/* prepend_path() into one page: longer than PATH_MAX is ENAMETOOLONG. */
-	if (d_path_name(v, pwd.dentry, tmp, sizeof(tmp))) {
+	if (d_path_name(v, &pwd, tmp, sizeof(tmp))) {
 		ret = -ENAMETOOLONG;
 		goto out;
 	}
@@ -246,8 +278,11 @@ static long chmod_path(struct task *t, int dfd, const char *name, mode_t mode,
 	if (error)
 		return error;
 	inode = d_inode(t->vfs, path.dentry);
+	error = mnt_want_write(path.mnt);
 	/* fchmodat2(AT_SYMLINK_NOFOLLOW) on a link: no mode to change. */
-	if (S_ISLNK(READ_ONCE(inode->i_mode)))
+	if (error)
+		;
+	else if (S_ISLNK(READ_ONCE(inode->i_mode)))
 		error = -EOPNOTSUPP;
 	else
 		error = notify_change_mode(t, inode, mode);
@@ -280,7 +315,9 @@ long sys_fchmod(struct task *t, int fd, mode_t mode)
 
 	if (fd < 0 || !fd_file(f))
 		return -EBADF;
-	err = notify_change_mode(t, file_inode(t->vfs, fd_file(f)), mode);
+	err = mnt_want_write(file_path(t->vfs, fd_file(f))->mnt);
+	if (!err)
+		err = notify_change_mode(t, file_inode(t->vfs, fd_file(f)), mode);
 	fdput(t, f);
 	return err;
 }
@@ -300,7 +337,9 @@ long sys_fchownat(struct task *t, int dfd, const char *name, uid_t uid, gid_t gi
 	error = user_path_at(t, dfd, name, lookup_flags, &path, NULL);
 	if (error)
 		return error;
-	error = notify_change_owner(t, d_inode(t->vfs, path.dentry), uid, gid);
+	error = mnt_want_write(path.mnt);
+	if (!error)
+		error = notify_change_owner(t, d_inode(t->vfs, path.dentry), uid, gid);
 	path_put(t->vfs, &path);
 	return error;
 }
@@ -322,7 +361,9 @@ long sys_fchown(struct task *t, int fd, uid_t uid, gid_t gid)
 
 	if (fd < 0 || !fd_file(f))
 		return -EBADF;
-	err = notify_change_owner(t, file_inode(t->vfs, fd_file(f)), uid, gid);
+	err = mnt_want_write(file_path(t->vfs, fd_file(f))->mnt);
+	if (!err)
+		err = notify_change_owner(t, file_inode(t->vfs, fd_file(f)), uid, gid);
 	fdput(t, f);
 	return err;
 }
@@ -362,7 +403,7 @@ long sys_truncate(struct task *t, const char *name, off_t length)
 		error = -EISDIR;
 	else if (!S_ISREG(READ_ONCE(inode->i_mode)))
 		error = -EINVAL;
-	else
+	else if (!(error = mnt_want_write(path.mnt)))
 		error = inode_permission(&t->cred, inode, MAY_WRITE);
 	if (!error)
 		error = vfs_truncate_inode(t, inode, length);
@@ -425,8 +466,7 @@ long sys_fallocate(struct task *t, int fd, int mode, off_t offset, off_t len)
 		err = -EFBIG;
 	else {
 		inode_lock(inode);
-		remove_privs(&t->cred, inode); /* file_modified() */
-		err = shmem_fallocate(inode, offset, len);
+		err = shmem_fallocate(&t->cred, inode, offset, len);
 		if (!err && !(mode & FALLOC_FL_KEEP_SIZE) && end > READ_ONCE(inode->i_size)) {
 			spin_lock(&inode->i_lock);
 			WRITE_ONCE(inode->i_size, end);
@@ -450,15 +490,20 @@ static bool utime_valid(const struct timespec *ts)
  * Models vfs_utimes(): "now" needs ownership or write permission (EACCES);
  * an explicit time needs ownership (EPERM). Root may do either.
  */
-static int utimes_inode(struct task *t, struct inode *inode, const struct timespec *times)
+static int utimes_inode(struct task *t, const struct path *path, const struct timespec *times)
 {
 	const struct cred *cred = &t->cred;
+	struct inode *inode = d_inode(t->vfs, path->dentry);
 	struct timespec now;
 	bool set_a = true, set_m = true, explicit = false;
+	int error;
 
-	/* vfs_utimes() checks the nanoseconds once it has the inode. */
+	/* vfs_utimes() checks the nanoseconds once it has the inode, then the mount. */
 	if (times && (!utime_valid(&times[0]) || !utime_valid(&times[1])))
 		return -EINVAL;
+	error = mnt_want_write(path->mnt);
+	if (error)
+		return error;
 	/* Both UTIME_NOW is a plain touch; anything else is ATTR_TIMES_SET. */
 	if (times && times[0].tv_nsec == UTIME_NOW && times[1].tv_nsec == UTIME_NOW)
 		times = NULL;
@@ -508,7 +553,7 @@ long sys_utimensat(struct task *t, int dfd, const char *name, const struct times
 		f = fdget(t, dfd);
 		if (dfd < 0 || !fd_file(f))
 			return -EBADF;
-		error = utimes_inode(t, file_inode(t->vfs, fd_file(f)), times);
+		error = utimes_inode(t, file_path(t->vfs, fd_file(f)), times);
 		fdput(t, f);
 		return error;
 	}
@@ -519,7 +564,7 @@ long sys_utimensat(struct task *t, int dfd, const char *name, const struct times
 	error = user_path_at(t, dfd, name, lookup_flags, &path, NULL);
 	if (error)
 		return error;
-	error = utimes_inode(t, d_inode(t->vfs, path.dentry), times);
+	error = utimes_inode(t, &path, times);
 	path_put(t->vfs, &path);
 	return error;
 }

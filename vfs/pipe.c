@@ -47,7 +47,7 @@ struct pipe_inode_info {
 /* Sampled when a call starts: a kill after that ends its waits. */
 static unsigned int kill_gen(const struct inode *inode)
 {
-	return READ_ONCE(inode->i_sb->kill_gen);
+	return READ_ONCE(inode->i_sb->s_vfs->kill_gen);
 }
 
 static bool killed(const struct inode *inode, unsigned int gen)

@@ -261,8 +261,9 @@ static int iterate_v66(struct vfs *v, struct dentry *dir, struct dir_ctx *ctx)
 }
 
 /*
- * Models getdents64() + iterate_dir() (the directory's i_rwsem shared) +
- * offset_readdir() (dir_emit_dots(), then the names).
+ * Models getdents64() + iterate_dir() (the directory's i_rwsem shared,
+ * file_accessed() after) + offset_readdir() (dir_emit_dots(), then the
+ * names).
  */
 long sys_getdents64(struct task *t, int fd, void *dirent, size_t count)
 {
@@ -311,7 +312,7 @@ long sys_getdents64(struct task *t, int fd, void *dirent, size_t count)
 		ret = iterate_v66(v, dir, &ctx);
 	spin_unlock(d_lock(v, dir));
 	if (ret == -ENOMEM)
-		goto unlock;
+		goto accessed;
 done:
 	*pos = ctx.pos;
 	/* The last record goes on where the listing stopped. */
@@ -319,6 +320,8 @@ done:
 		ctx.prev->d_off = ctx.pos;
 	/* Not even the first record fits: EINVAL, as filldir64() says. */
 	ret = ctx.used ? (long)ctx.used : ctx.full ? -EINVAL : 0;
+accessed:
+	file_accessed(v, file);
 unlock:
 	inode_unlock_shared(inode);
 out:

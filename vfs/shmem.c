@@ -194,20 +194,26 @@ static void __attribute__((constructor)) shmem_half_ram(void)
 	half_ram = vfs_phys_ram() / 2 >> SHMEM_PAGE_SHIFT;
 }
 
-unsigned long shmem_max_pages(const struct vfs *v)
+/*
+ * The superblock's max_blocks: its size= (a mount(2) option), else the
+ * instance's tmpfs-size, else shmem_default_max_blocks().
+ */
+unsigned long shmem_max_pages(const struct super_block *sb)
 {
-	if (v->cfg.tmpfs_size)
-		return (v->cfg.tmpfs_size + SHMEM_PAGE_SIZE - 1) >> SHMEM_PAGE_SHIFT;
+	unsigned long long bytes = sb->s_max_bytes ? sb->s_max_bytes : sb->s_vfs->cfg.tmpfs_size;
+
+	if (bytes)
+		return (bytes + SHMEM_PAGE_SIZE - 1) >> SHMEM_PAGE_SHIFT;
 	return half_ram;
 }
 
 /* shmem_inode_acct_blocks(): room for one more page, or false (ENOSPC). */
 static bool shmem_acct_page(struct inode *inode)
 {
-	struct vfs *v = inode->i_sb;
+	struct super_block *sb = inode->i_sb;
 
-	if ((unsigned long)atomic_long_add_return(1, &v->shmem_pages) > shmem_max_pages(v)) {
-		atomic_long_dec(&v->shmem_pages);
+	if ((unsigned long)atomic_long_add_return(1, &sb->shmem_pages) > shmem_max_pages(sb)) {
+		atomic_long_dec(&sb->shmem_pages);
 		return false;
 	}
 	return true;
@@ -297,16 +303,19 @@ static void shmem_truncate_pages(struct inode *inode, unsigned long first, unsig
  * not uptodate (a hole to SEEK_DATA); one an earlier fallocate() left so
  * is initialized now (SGP_FALLOC's clear), and becomes data. A range
  * bigger than the filesystem is ENOSPC at once; running out of room on
- * the way, the new pages of this call go again. inode_lock held.
+ * the way, the new pages of this call go again. file_modified() comes
+ * after the first check, as in the kernel. inode_lock held.
  */
-int shmem_fallocate(struct inode *inode, long long off, long long len)
+int shmem_fallocate(const struct cred *cred, struct inode *inode, long long off, long long len)
 {
 	unsigned long first = off >> SHMEM_PAGE_SHIFT;
 	unsigned long end = ((unsigned long long)off + len + SHMEM_PAGE_SIZE - 1) >>
 			    SHMEM_PAGE_SHIFT;
 
+	/* A range that can never fit fails before file_modified(): setuid stays. */
 	if (end - first > shmem_max_pages(inode->i_sb))
-		return -ENOSPC; /* "avoid a swapstorm if len is impossible to satisfy" */
+		return -ENOSPC;
+	remove_privs(cred, inode);
 	for (unsigned long i = first; i < end; i++) {
 		struct shmem_page *pg = page_lookup(inode, i);
 
@@ -500,12 +509,14 @@ void shmem_evict(struct inode *inode)
 	inode->i_pipe = NULL;
 }
 
+/* Models shmem_file_read_iter(): file_accessed() whatever the read found. */
 static long shmem_file_read(struct vfs *v, struct file *f, void *buf, size_t n, long long *pos)
 {
 	long ret = shmem_read(file_inode(v, f), buf, n, *pos);
 
 	if (ret > 0)
 		*pos += ret;
+	file_accessed(v, f);
 	return ret;
 }
 

@@ -15,6 +15,7 @@
 #include <sys/un.h>
 
 #include "vfs/internal.h"
+#include "vfs/mount.h"
 
 /* What pjdfstest's strncpy() leaves of a path in sun_path, NUL included. */
 #define UNIX_PATH_MAX sizeof(((struct sockaddr_un *)0)->sun_path)
@@ -72,13 +73,13 @@ static struct file *sock_alloc_file(struct task *t, struct unix_sock *u)
 	static const struct qstr name = { .hash_len = hashlen_create(0, 1),
 					  .name = (const unsigned char *)"/" };
 	struct vfs *v = t->vfs;
-	struct path path = { v, d_alloc(v, v->root, &name) };
+	struct path path = { v->root_mnt, d_alloc(v, v->root, &name) };
 	struct inode *inode;
 	struct file *f;
 
 	if (!path.dentry)
 		return NULL;
-	inode = new_inode(v, &t->cred, NULL, S_IFSOCK | S_IRWXUGO, 0);
+	inode = new_inode(v->root_mnt->mnt_sb, &t->cred, NULL, S_IFSOCK | S_IRWXUGO, 0);
 	if (!inode) {
 		dput(v, path.dentry);
 		return NULL;

@@ -77,6 +77,8 @@ long sys_readlinkat(struct task *t, int dfd, const char *name, char *buf, size_t
 	if (S_ISLNK(READ_ONCE(inode->i_mode))) {
 		size_t len = strlen(inode->i_link);
 
+		touch_atime(&path);
+
 		if (len > size)
 			len = size;
 		memcpy(buf, inode->i_link, len);

@@ -7,13 +7,17 @@
  */
 #include <limits.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "vfs/internal.h"
+#include "vfs/mount.h"
 
 #define TMPFS_MAGIC 0x01021994
 #define ST_VALID 0x0020 /* f_flags is filled in */
-#define ST_RELATIME 0x1000 /* the kernel's default atime mount flag */
+#ifndef ST_NOSYMFOLLOW
+#define ST_NOSYMFOLLOW 0x2000 /* glibc before 2.32 lacks it */
+#endif
 #define TMPFS_PAGE_SIZE 4096
 
 /* shmem_default_max_inodes(): half of RAM, in pages. */
@@ -22,11 +26,35 @@ static unsigned long shmem_max_inodes(void)
 	return (unsigned long)(vfs_phys_ram() / 2 / TMPFS_PAGE_SIZE);
 }
 
-/* Models shmem_statfs() and statfs_by_dentry()'s defaults. */
-static void shmem_statfs(struct vfs *v, struct statfs *buf)
+/* Models calculate_f_flags(): the mount's flags, and the superblock's read-only. */
+static long statfs_flags(const struct vfsmount *mnt)
 {
-	unsigned long max_blocks = shmem_max_pages(v), max_inodes = shmem_max_inodes();
-	unsigned long used = (unsigned long)atomic_long_read(&v->shmem_pages);
+	static const struct {
+		int mnt;
+		long st;
+	} map[] = {
+		{ MNT_READONLY, ST_RDONLY },   { MNT_NOSUID, ST_NOSUID },
+		{ MNT_NODEV, ST_NODEV },       { MNT_NOEXEC, ST_NOEXEC },
+		{ MNT_NOATIME, ST_NOATIME },   { MNT_NODIRATIME, ST_NODIRATIME },
+		{ MNT_RELATIME, ST_RELATIME }, { MNT_NOSYMFOLLOW, ST_NOSYMFOLLOW },
+	};
+	int mf = READ_ONCE(mnt->mnt_flags);
+	long flags = ST_VALID;
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (mf & map[i].mnt)
+			flags |= map[i].st;
+	if (sb_rdonly(mnt->mnt_sb))
+		flags |= ST_RDONLY;
+	return flags;
+}
+
+/* Models shmem_statfs() and statfs_by_dentry()'s defaults, for path's superblock. */
+static void shmem_statfs(struct vfs *v, const struct path *path, struct statfs *buf)
+{
+	const struct super_block *sb = path->mnt->mnt_sb;
+	unsigned long max_blocks = shmem_max_pages(sb), max_inodes = shmem_max_inodes();
+	unsigned long used = (unsigned long)atomic_long_read(&sb->shmem_pages);
 	unsigned long inodes = (unsigned long)kmem_cache_inuse(v->inode_cache);
 
 	memset(buf, 0, sizeof(*buf));
@@ -38,7 +66,7 @@ static void shmem_statfs(struct vfs *v, struct statfs *buf)
 	buf->f_files = max_inodes;
 	buf->f_ffree = inodes < max_inodes ? max_inodes - inodes : 0;
 	buf->f_frsize = buf->f_bsize;
-	buf->f_flags = ST_VALID | ST_RELATIME;
+	buf->f_flags = statfs_flags(path->mnt);
 }
 
 /* Models user_statfs(). */
@@ -50,7 +78,7 @@ long sys_statfs(struct task *t, const char *name, struct statfs *buf)
 	if (error)
 		return error;
 	if (buf)
-		shmem_statfs(t->vfs, buf);
+		shmem_statfs(t->vfs, &path, buf);
 	path_put(t->vfs, &path);
 	return buf ? 0 : -EFAULT;
 }
@@ -63,7 +91,7 @@ long sys_fstatfs(struct task *t, int fd, struct statfs *buf)
 	if (fd < 0 || !fd_file(f))
 		return -EBADF;
 	if (buf)
-		shmem_statfs(t->vfs, buf);
+		shmem_statfs(t->vfs, file_path(t->vfs, fd_file(f)), buf);
 	fdput(t, f);
 	return buf ? 0 : -EFAULT;
 }

@@ -91,7 +91,7 @@ static struct task *task_abort(struct task *t)
 /* The first task: pid 1, root, cwd at the root, umask 022. */
 struct task *task_create_init(struct vfs *v)
 {
-	struct path root = { v, v->root };
+	struct path root = { v->root_mnt, v->root };
 	struct task *t = task_alloc(v);
 
 	if (!t)

@@ -52,7 +52,10 @@ static const char help[] =
 	"protected-regular=0|1|2     fs.protected_regular: O_CREAT does not open another's\n"
 	"                            file in a sticky o+w (2: also g+w) directory\n"
 	"                            (EACCES); default 0\n"
-	"protected-fifos=0|1|2       fs.protected_fifos: the same for fifos; default 0\n";
+	"protected-fifos=0|1|2       fs.protected_fifos: the same for fifos; default 0\n"
+	"mnt-count=percpu|atomic     mnt_count in per-CPU slots, as the kernel's (default),\n"
+	"                            or one shared atomic every path walk's mntget and\n"
+	"                            mntput bounce between CPUs\n";
 
 const char *vfs_config_help(void)
 {
@@ -149,6 +152,15 @@ static int apply(struct vfs_config *cfg, const char *key, const char *val, char 
 			cfg->fsnotify_parent = true;
 		else if (!strcmp(val, "off"))
 			cfg->fsnotify_parent = false;
+		else
+			goto bad;
+		return 0;
+	}
+	if (!strcmp(key, "mnt-count")) {
+		if (!strcmp(val, "percpu"))
+			cfg->mnt_count = MNT_COUNT_PERCPU;
+		else if (!strcmp(val, "atomic"))
+			cfg->mnt_count = MNT_COUNT_ATOMIC;
 		else
 			goto bad;
 		return 0;
@@ -315,5 +327,10 @@ void vfs_config_describe(const struct vfs_config *cfg, char *buf, size_t len)
 			 "protected-fifos=%u",
 			 cfg->protected_symlinks, cfg->protected_hardlinks, cfg->protected_regular,
 			 cfg->protected_fifos);
+	}
+	if (cfg->mnt_count == MNT_COUNT_ATOMIC) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n, ",mnt-count=atomic");
 	}
 }

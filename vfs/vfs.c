@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "vfs/internal.h"
+#include "vfs/mount.h"
 
 void vfs_config_default(struct vfs_config *cfg)
 {
@@ -79,7 +79,9 @@ static int vfs_layouts(struct vfs *v, char *err, size_t errlen)
 {
 	struct layout ls[LS_NR];
 
-	if (vfs_config_layouts(&v->cfg, ls, err, errlen))
+	if (v->cfg.layouts)
+		memcpy(ls, v->cfg.layouts, sizeof(ls));
+	else if (vfs_config_layouts(&v->cfg, ls, err, errlen))
 		return -1;
 	v->dl = ls[LS_DENTRY];
 	v->fl = ls[LS_FILE];
@@ -113,8 +115,6 @@ static void vfs_free_caches(struct vfs *v)
 struct vfs *vfs_new(const struct vfs_config *cfg, char *err, size_t errlen)
 {
 	struct vfs *v = aligned_alloc(L1_CACHE_BYTES, ALIGN(sizeof(*v), L1_CACHE_BYTES));
-	struct cred root_cred = { 0 };
-	struct inode *root;
 
 	if (!v) {
 		snprintf(err, errlen, "out of memory");
@@ -157,19 +157,9 @@ struct vfs *vfs_new(const struct vfs_config *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto fail_caches;
 	}
-	/* tmpfs' root: mode 1777, owned by root. */
-	root = new_inode(v, &root_cred, NULL, S_IFDIR | 01777, 0);
-	if (!root) {
-		snprintf(err, errlen, "out of memory");
+	/* The root tmpfs (mode 1777, owned by root) and its mount. */
+	if (mnt_init(v, err, errlen))
 		goto fail_caches;
-	}
-	root->i_size = 40;
-	v->root = d_make_root(v, root);
-	if (!v->root) {
-		iput(root);
-		snprintf(err, errlen, "out of memory");
-		goto fail_caches;
-	}
 	return v;
 fail_caches:
 	vfs_free_caches(v);
@@ -189,8 +179,7 @@ long vfs_destroy(struct vfs *v)
 		fprintf(stderr, "vfslab: vfs_destroy with live tasks\n");
 		return -EBUSY;
 	}
-	d_genocide_root(v);
-	dput(v, v->root);
+	mnt_fini(v);
 	/* Frees queued with call_rcu (dentries, inodes, files) land now. */
 	rcu_barrier();
 	leaked += kmem_cache_inuse(v->dentry_cache);

@@ -15,6 +15,7 @@
 #define VFSLAB_VFS_VFS_H
 
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -47,13 +48,27 @@ enum readdir_mode {
 	READDIR_V66, /* libfs offsets 6.6-6.13: oldest first, by offset */
 };
 
+enum mnt_count_mode {
+	MNT_COUNT_PERCPU, /* mnt_count in per-CPU slots, as the kernel's mnt_pcp */
+	MNT_COUNT_ATOMIC, /* one shared atomic: every walk's mntget bounces it */
+};
+
 #define VFS_LAYOUT_SPEC_MAX 256
+
+struct layout;
 
 struct vfs_config {
 	/* Layout preset names, "randomize:SEED" or file paths; "" = default. */
 	char dentry_layout[VFS_LAYOUT_SPEC_MAX];
 	char file_layout[VFS_LAYOUT_SPEC_MAX];
 	char files_layout[VFS_LAYOUT_SPEC_MAX];
+	/*
+	 * The three built from those already (LS_NR of them), or NULL to build
+	 * them in vfs_new(): the simulator builds them before its run, so that
+	 * what the simulated CPU allocates does not depend on where a layout
+	 * came from (a file's text, a preset, BTF).
+	 */
+	const struct layout *layouts;
 	enum dcount_mode dcount;
 	unsigned int lockref_retry; /* 0 = unbounded (pre-2019) */
 	enum fref_mode fref;
@@ -69,6 +84,7 @@ struct vfs_config {
 	/* fs.protected_*: 0 (the kernel's built-in default), 1 or 2 */
 	unsigned int protected_symlinks, protected_hardlinks;
 	unsigned int protected_regular, protected_fifos;
+	enum mnt_count_mode mnt_count;
 };
 
 /*
@@ -170,6 +186,12 @@ enum walk_event {
 	WALK_EV_SYMLINK, /* following d, body name/len; a: links so far */
 	WALK_EV_DOTDOT, /* ".." moved to d */
 	WALK_EV_DONE, /* the result: d or err */
+	/*
+	 * d is a mountpoint: crossed to the root of mount a, b the m_seq
+	 * re-checked (0 in ref-walk); with name "..", climbed from the root
+	 * of mount b up to d in mount a
+	 */
+	WALK_EV_MOUNT,
 };
 struct walk_trace {
 	void (*event)(void *ctx, enum walk_event ev, const struct dentry *d, const char *name,
@@ -258,8 +280,12 @@ struct dhash_info {
 /* Count every chain (RCU): a pass over the whole table. */
 void vfs_inspect_hash(struct vfs *vfs, struct dhash_info *out);
 
-/* Walk path as stat() would (follow: as stat, else as lstat), tracing it. */
-int vfs_walk(struct task *t, int dfd, const char *path, bool follow, const struct walk_trace *tr);
+/*
+ * Walk path as stat() would (follow: as stat, else as lstat), tracing it;
+ * resolve: openat2's RESOLVE_* flags, 0 for none.
+ */
+int vfs_walk(struct task *t, int dfd, const char *path, bool follow, unsigned int resolve,
+	     const struct walk_trace *tr);
 void vfs_dentry_info(struct vfs *vfs, const struct dentry *d, struct dentry_info *out);
 
 /* getdents64's record, as in include/linux/dirent.h. */
@@ -285,6 +311,12 @@ struct linux_dirent64 {
 long sys_open(struct task *t, const char *path, int flags, mode_t mode);
 long sys_openat(struct task *t, int dfd, const char *path, int flags, mode_t mode);
 long sys_creat(struct task *t, const char *path, mode_t mode);
+/*
+ * openat2(2): how points at size bytes, a struct open_how and (for a
+ * bigger size) a tail that must be zero; OPEN_HOW_SIZE_VER0 is the least.
+ */
+#define OPEN_HOW_SIZE_VER0 24
+long sys_openat2(struct task *t, int dfd, const char *path, const void *how, size_t size);
 long sys_close(struct task *t, int fd);
 long sys_close_range(struct task *t, unsigned int fd, unsigned int max_fd, unsigned int flags);
 long sys_access(struct task *t, const char *path, int mode);
@@ -377,6 +409,11 @@ long sys_connect(struct task *t, const char *path);
 unsigned long task_sigpending(struct task *t);
 /* End every call blocked in the instance now (fifo opens, reads, writes): EINTR. */
 void vfs_kill_waiters(struct vfs *vfs);
+/* fs/namespace.c: tmpfs is the one filesystem type */
+long sys_mount(struct task *t, const char *source, const char *target, const char *fstype,
+	       unsigned long flags, const void *data);
+long sys_umount2(struct task *t, const char *target, int flags);
+long sys_umount(struct task *t, const char *target);
 
 /* kernel/sys.c */
 long sys_getpid(struct task *t);

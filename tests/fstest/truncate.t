@@ -75,3 +75,10 @@ open f O_RDWR : posix_fallocate 0 0 0
 open f O_RDWR : posix_fallocate 0 0 -1
 open d O_RDONLY : posix_fallocate 0 0 10
 open fifo O_RDWR,O_NONBLOCK : posix_fallocate 0 0 10
+# A range that can never fit is ENOSPC before file_modified(): setuid stays.
+# One that fits clears it, as a write does.
+create sp 0777 : chown sp 65534 65534 : chmod sp 04777
+-u 65534 -g 65534 open sp O_RDWR : posix_fallocate 0 0 1099511627776
+stat sp mode
+-u 65534 -g 65534 open sp O_RDWR : posix_fallocate 0 0 4096
+stat sp mode

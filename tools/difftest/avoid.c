@@ -26,6 +26,7 @@ const struct dt_avoid_name *dt_avoid_names(void)
 		  "getdents with a small buffer (EINVAL at the end)" },
 		{ "fifo", DT_AVOID_FIFO,
 		  "fifos (mkfifo, mknod f): their data outlives the last close" },
+		{ "mounts", DT_AVOID_MOUNTS, "mount, umount2 and openat2 lines" },
 		{ NULL, 0, NULL },
 	};
 

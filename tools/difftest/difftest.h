@@ -53,6 +53,11 @@ struct dt_policy {
 	 * size (tmpfs_size).
 	 */
 	bool no_big_fallocate;
+	/*
+	 * No mount calls: the host cannot give the run a mount namespace of
+	 * its own (no CAP_SYS_ADMIN), where its mounts would stay private.
+	 */
+	bool no_mounts;
 	/* The host tmpfs' size= in bytes (0: none), for vfslab's tmpfs-size=. */
 	unsigned long long tmpfs_size;
 	/* -1, or the uid (and gid) every line but root's set-up lines runs as. */
@@ -76,6 +81,7 @@ struct dt_policy {
 #define DT_AVOID_DIR_SEEK 0x080u /* no lseek and getdents in one line */
 #define DT_AVOID_DENTS_EOF 0x200u /* getdents: no buffer size given */
 #define DT_AVOID_FIFO 0x100u /* no fifos made (mkfifo, mknod f) */
+#define DT_AVOID_MOUNTS 0x400u /* no mount, umount2 or openat2 */
 
 struct dt_avoid_name {
 	const char *name;
@@ -102,6 +108,11 @@ void dt_avoid_string(unsigned int mask, char *buf, size_t len);
  * /sys/kernel/mm/transparent_hugepage/shmem_enabled. @desc gets a
  * one-line summary.
  */
+/*
+ * Mount a tmpfs of its own on @dir (mode DT_ROOT_MODE, with the size= and
+ * huge= of the tmpfs holding @tmpdir) and enter it; 0 or -errno.
+ */
+int dt_host_private_root(const char *dir, const char *tmpdir);
 void dt_policy_from_host(struct dt_policy *p, const char *tmpdir, char *desc, size_t len);
 
 /* A script: lines without '\n', each with the number of calls it holds. */
@@ -144,6 +155,13 @@ struct dt_runner {
 	unsigned int timeout; /* seconds for one vfslab run; host lines: 10 s each */
 	unsigned long runs; /* scripts run on both sides so far */
 	struct progress progress; /* off unless progress_init() */
+	/*
+	 * The host side's scratch directory is a tmpfs of its own, in the run's
+	 * own mount namespace: a line's remount (of a bind of it) then reaches
+	 * that tmpfs only, never the one holding tmpdir. Needed where mount
+	 * lines are generated.
+	 */
+	bool private_root;
 };
 
 /*

@@ -18,7 +18,9 @@
  *    never reads;
  *  - fs.protected_*, and the host tmpfs' large folios and size: struct
  *    dt_policy;
- *  - a socket that listens: bind makes socket inodes, connect is refused.
+ *  - a socket that listens: bind makes socket inodes, connect is refused;
+ *  - mounts on the scratch root, MS_MOVE and shared propagation
+ *    (gen_mount.c).
  *
  * Blocking fifo pairs (gen_fifo_pair) are the one exception to "never
  * block": four lines of their own on a name no other line uses.
@@ -414,7 +416,13 @@ static void gen_line(struct gen *g, bool setup)
 	}
 	creds(g);
 	r = gen_rnd(g, 100);
-	if (r < 42) {
+	if (r < 10 && !g->pol->no_mounts && !gen_avoid(g, DT_AVOID_MOUNTS)) {
+		/* Mounts (EPERM but as root) and openat2. */
+		if (gen_chance(g, 55))
+			gen_mountop(g);
+		else
+			gen_openat2(g);
+	} else if (r < 42) {
 		/* A few namespace calls, perhaps a look at the result. */
 		n = 1 + gen_chance(g, 35) + gen_chance(g, 15);
 		while (n--)

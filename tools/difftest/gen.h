@@ -74,6 +74,9 @@ void gen_open(struct gen *g);
 void gen_nsop(struct gen *g, bool at);
 /* One call on a descriptor the line opened. */
 void gen_fdop(struct gen *g);
+/* gen_mount.c: a mount call (and calls meeting mounts); an openat2. */
+void gen_mountop(struct gen *g);
+void gen_openat2(struct gen *g);
 
 #define gen_arg(g, ...) gen_put(g, " " __VA_ARGS__)
 

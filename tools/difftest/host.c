@@ -1,16 +1,25 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * What the host's answers depend on beyond Linux's VFS: the fs.protected_*
- * sysctls (the vfslab side gets the same) and the tmpfs' mount options
- * (large folios, size), read into a struct dt_policy so the generator
- * leaves out what vfslab does not model.
+ * sysctls (the vfslab side gets the same), the tmpfs' mount options
+ * (large folios, size) and whether it can give a run a mount namespace of
+ * its own, read into a struct dt_policy so the generator leaves out what
+ * vfslab does not model.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* unshare */
+#endif
+#include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tools/difftest/difftest.h"
 
@@ -105,6 +114,35 @@ static bool host_large_folios(const char *opts, char *huge, size_t len)
 	return !strcmp(huge, "always") || !strcmp(huge, "within_size");
 }
 
+int dt_host_private_root(const char *dir, const char *tmpdir)
+{
+	char opts[1024] = "", data[256], size[64] = "", huge[32] = "", inodes[64] = "";
+
+	if (mount_options(tmpdir, opts, sizeof(opts))) {
+		mount_option(opts, "size", size, sizeof(size));
+		mount_option(opts, "huge", huge, sizeof(huge));
+		mount_option(opts, "nr_inodes", inodes, sizeof(inodes));
+	}
+	snprintf(data, sizeof(data), "mode=0%o%s%s%s%s%s%s", DT_ROOT_MODE, *size ? ",size=" : "",
+		 size, *huge ? ",huge=" : "", huge, *inodes ? ",nr_inodes=" : "", inodes);
+	if (mount("tmpfs", dir, "tmpfs", 0, data) < 0 || chdir(dir) < 0)
+		return -errno;
+	return 0;
+}
+
+/* Can this process have a mount namespace of its own (fstest_host_init's)? */
+static bool host_mount_ns(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWNS) == 0 ? 0 : 1);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return false;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 void dt_policy_from_host(struct dt_policy *p, const char *tmpdir, char *desc, size_t len)
 {
 	char opts[1024] = "", huge[32] = "never";
@@ -125,16 +163,18 @@ void dt_policy_from_host(struct dt_policy *p, const char *tmpdir, char *desc, si
 		p->tmpfs_size = (unsigned long long)sfs.f_blocks * (unsigned long long)sfs.f_bsize;
 	p->no_big_fallocate = !p->tmpfs_size || p->tmpfs_size >= (1ull << 40);
 	p->no_devices = tmpdir && statvfs(tmpdir, &svfs) == 0 && (svfs.f_flag & ST_NODEV);
+	p->no_mounts = !host_mount_ns();
 	n = (size_t)snprintf(desc, len,
 			     "host fs.protected_symlinks=%u hardlinks=%u regular=%u fifos=%u "
 			     "(vfslab too), tmpfs huge=%s size=%llu",
 			     p->protected_symlinks, p->protected_hardlinks, p->protected_regular,
 			     p->protected_fifos, huge, p->tmpfs_size);
-	if (n < len && (p->no_seek_hole || p->no_big_fallocate || p->no_devices))
-		snprintf(desc + n, len - n, "; not generated:%s%s%s",
+	if (n < len && (p->no_seek_hole || p->no_big_fallocate || p->no_devices || p->no_mounts))
+		snprintf(desc + n, len - n, "; not generated:%s%s%s%s",
 			 p->no_devices ? " device nodes that open (nodev)," : "",
 			 p->no_seek_hole ? " SEEK_DATA/SEEK_HOLE (large folios)," : "",
-			 p->no_big_fallocate ? " 1 TiB fallocate (the tmpfs holds it)," : "");
+			 p->no_big_fallocate ? " 1 TiB fallocate (the tmpfs holds it)," : "",
+			 p->no_mounts ? " mounts (no mount namespace of its own)," : "");
 	n = strlen(desc);
 	if (n && desc[n - 1] == ',')
 		desc[n - 1] = '\0';

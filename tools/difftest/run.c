@@ -376,6 +376,13 @@ static int run_host(const struct dt_runner *r, char *const *lines, size_t n, str
 		fprintf(stderr, "vfslab difftest: cannot chroot into %s\n", dir);
 		goto out;
 	}
+	if (r->private_root && (rc = dt_host_private_root(dir, r->tmpdir)) < 0) {
+		fprintf(stderr, "vfslab difftest: cannot mount a tmpfs of its own on %s: %s\n", dir,
+			strerror(-rc));
+		rc = -1;
+		fstest_host_fini(&h);
+		goto out;
+	}
 	for (size_t i = 0; i < n; i++) {
 		char *buf = NULL;
 		size_t len = 0;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <linux/close_range.h>
+#include <linux/openat2.h>
 
 #include "tools/fstest/engine.h"
 
@@ -34,6 +35,38 @@ static long run_futimens(struct run *r, const struct call *c)
 	};
 
 	return fstest_ok0(r, r->sys->utimensat(r->sc, FD(0), NULL, ts, 0));
+}
+
+static long run_mount(struct run *r, const struct call *c)
+{
+	return fstest_ok0(r, r->sys->mount(r->sc, S(0), S(1), S(2), (unsigned long)N(3),
+					   c->a[4].present ? S(4) : NULL));
+}
+
+static long run_umount2(struct run *r, const struct call *c)
+{
+	return fstest_ok0(r, r->sys->umount2(r->sc, S(0), (int)N(1)));
+}
+
+/*
+ * openat2 DFD PATH FLAGS MODE RESOLVE [SIZE]: a struct open_how in a
+ * zeroed buffer of SIZE bytes (OPEN_HOW_SIZE_VER0 when absent).
+ */
+static long run_openat2(struct run *r, const struct call *c)
+{
+	size_t size = c->a[5].present ? (size_t)N(5) : 24;
+	struct open_how how = { .flags = (unsigned long long)N(2),
+				.mode = (unsigned long long)N(3),
+				.resolve = (unsigned long long)N(4) };
+	char *buf = calloc(1, size > sizeof(how) ? (size < 8192 ? size : 8192) : sizeof(how));
+	long res;
+
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, &how, sizeof(how));
+	res = r->sys->openat2(r->sc, FD(0), S(1), buf, size);
+	free(buf);
+	return fstest_ok0(r, res);
 }
 
 static long run_close(struct run *r, const struct call *c)
@@ -495,5 +528,22 @@ const struct cmd fstest_extension_cmds[] = {
 	{ .name = "fdnum", .args = "d", .run = run_fdnum },
 	{ .name = "statfs", .args = "ps", .run = run_statfs, .need = NEED(statfs) },
 	{ .name = "fstatfs", .args = "ds", .run = run_fstatfs, .need = NEED(fstatfs) },
+	{ .name = "mount",
+	  .args = "pppfp?",
+	  .run = run_mount,
+	  .flags1 = { sys_mount_flags },
+	  .need = NEED(mount) },
+	{ .name = "umount2",
+	  .args = "pf",
+	  .run = run_umount2,
+	  .flags1 = { sys_umount_flags },
+	  .need = NEED(umount2) },
+	{ .name = "openat2",
+	  .args = "dpfngn?",
+	  .run = run_openat2,
+	  .flags = CMD_ADDS_FD,
+	  .flags1 = { sys_open_flags },
+	  .flags2 = { sys_resolve_flags },
+	  .need = NEED(openat2) },
 	{ .name = NULL },
 };

@@ -15,6 +15,8 @@
 #include <grp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -118,6 +120,16 @@ int fstest_host_init(struct fstest_host *host, bool chroot_cwd, FILE *err)
 			     "absolute paths and getcwd see the real root\n");
 		return 0;
 	}
+	/*
+	 * A private mount namespace: what the script mounts stays out of the
+	 * host's and goes when this process does, and nothing it mounts
+	 * propagates to a peer (vfslab's mounts are all private).
+	 */
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		fprintf(err,
+			"fstest: no private mount namespace (%s): mount lines would "
+			"change the host's\n",
+			strerror(errno));
 	host->root = getcwd(NULL, 0);
 	if (!host->root)
 		return -errno;
@@ -129,8 +141,53 @@ int fstest_host_init(struct fstest_host *host, bool chroot_cwd, FILE *err)
 	return 0;
 }
 
+/*
+ * Take down what the lines mounted on or under root (in this process's own
+ * namespace), so that root can be removed and a later run's namespace,
+ * copied from this one, starts without them.
+ */
+static void umount_under(const char *root)
+{
+	size_t len = strlen(root), cap = 0, n = 0;
+	char line[4096], **mps = NULL;
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char mp[4096], *p = line, **grown;
+		int i;
+
+		/* The fifth field; spaces and the like come as \ooo. */
+		for (i = 0; i < 4 && p; i++)
+			p = strchr(p + 1, ' ');
+		if (!p || sscanf(p, " %4095s", mp) != 1 || strncmp(mp, root, len) ||
+		    (mp[len] != '/' && mp[len]))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			grown = realloc(mps, cap * sizeof(*mps));
+			if (!grown)
+				break;
+			mps = grown;
+		}
+		mps[n] = strdup(mp);
+		if (mps[n])
+			n++;
+	}
+	fclose(f);
+	/* Newest first; a lazy umount of a parent takes its children anyway. */
+	while (n--) {
+		umount2(mps[n], MNT_DETACH);
+		free(mps[n]);
+	}
+	free(mps);
+}
+
 void fstest_host_fini(struct fstest_host *host)
 {
+	if (host->root)
+		umount_under(host->root);
 	free(host->root);
 	host->root = NULL;
 }

@@ -60,7 +60,7 @@ static int shell_command(struct vfs *vfs, const struct vfs_config *cfg, struct f
 		shell_show_fdtable(fv->shell);
 	} else if (!strcmp(cmd, "walk")) {
 		if (*arg)
-			walk_print_trace(vfs, fv->shell, arg, true, true);
+			walk_print_trace(vfs, fv->shell, arg, true, 0, true);
 		else
 			printf("usage: walk PATH\n");
 	} else if (!strcmp(cmd, "layout")) {

@@ -15,10 +15,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "tools/sim/sim.h"
 
+uint8_t *sim_block_n;
+uintptr_t sim_block_lo, sim_block_span;
+
+/* Every block by address (open addressing): the big ones' counts, duplicates. */
 struct block {
 	uintptr_t pc;
 	uint32_t n;
@@ -36,16 +41,16 @@ static struct {
 /* The end of the program's text (the linker defines it). */
 extern char etext[];
 
-static uintptr_t slot(uintptr_t pc)
-{
-	return (pc * 0x9e3779b97f4a7c15ull >> 17) & B.mask;
-}
-
 static int exe_base(struct dl_phdr_info *info, size_t size, void *ctx)
 {
 	(void)size;
 	*(uintptr_t *)ctx = info->dlpi_addr;
 	return 1; /* the first entry is the executable */
+}
+
+static uintptr_t slot(uintptr_t pc)
+{
+	return (pc * 0x9e3779b97f4a7c15ull >> 17) & B.mask;
 }
 
 static int insert(uintptr_t pc, uint32_t n)
@@ -57,8 +62,16 @@ static int insert(uintptr_t pc, uint32_t n)
 			return -1;
 	B.tab[s].pc = pc;
 	B.tab[s].n = n;
+	sim_block_n[pc - sim_block_lo] = n < SIM_BLOCK_BIG - 1 ? n + 1 : SIM_BLOCK_BIG;
 	B.nr++;
 	return 0;
+}
+
+uint32_t sim_block_big(uintptr_t pc)
+{
+	for (uintptr_t s = slot(pc);; s = (s + 1) & B.mask)
+		if (B.tab[s].pc == pc)
+			return B.tab[s].n;
 }
 
 const char *sim_blocks_path(void)
@@ -97,15 +110,21 @@ int sim_blocks_load(char *err, size_t errlen)
 		lines++;
 	while (cap < 2 * lines + 2)
 		cap <<= 1;
+	dl_iterate_phdr(exe_base, &base);
+	text_end = (uintptr_t)etext;
 	B.tab = calloc(cap, sizeof(*B.tab));
-	if (!B.tab) {
+	/* Mapped, not from the heap the simulated code's set-up shares (coherence.c). */
+	sim_block_n = mmap(NULL, text_end - base, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!B.tab || sim_block_n == MAP_FAILED) {
+		sim_block_n = NULL;
 		fclose(f);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	B.mask = cap - 1;
-	dl_iterate_phdr(exe_base, &base);
-	text_end = (uintptr_t)etext;
+	sim_block_lo = base;
+	sim_block_span = text_end - base;
 	rewind(f);
 	while (fscanf(f, "%lx %u", &off, &n) == 2) {
 		const uint8_t *call = (const uint8_t *)(base + off) - 5;
@@ -140,20 +159,14 @@ int sim_blocks_load(char *err, size_t errlen)
 	return 0;
 }
 
-uint32_t sim_block_instrs(uintptr_t pc)
+/*
+ * Not in the table: a build whose table is stale. Count the block as one
+ * instruction and say so at the end.
+ */
+uint32_t sim_block_unknown(void)
 {
-	for (uintptr_t s = slot(pc);; s = (s + 1) & B.mask) {
-		if (B.tab[s].pc == pc)
-			return B.tab[s].n;
-		if (!B.tab[s].pc) {
-			/*
-			 * Not in the table: a build whose table is stale. Count
-			 * the block as one instruction and say so at the end.
-			 */
-			B.unknown++;
-			return 1;
-		}
-	}
+	B.unknown++;
+	return 1;
 }
 
 uint64_t sim_blocks_unknown(void)

@@ -11,6 +11,11 @@
 #include "lib/compiler.h"
 #include "tools/sim/coherence.h"
 
+/*
+ * The table's first size and its hash fix the order coh_stats_reset() frees
+ * the statistics in, so where the next run's set-up objects land on the host
+ * heap: changing them moves results on 128-byte lines (Kunpeng's f_count).
+ */
 #define COH_MIN_SHIFT 16
 
 static uint64_t ns_to_ps(double ns)
@@ -18,18 +23,55 @@ static uint64_t ns_to_ps(double ns)
 	return (uint64_t)(ns * 1000 + 0.5);
 }
 
-static struct coh_line *tab_alloc(uint64_t n)
+static struct coh_line *tab_alloc(const struct coh *c, uint64_t n)
 {
-	void *p = mmap(NULL, n * sizeof(struct coh_line), PROT_READ | PROT_WRITE,
+	void *p = mmap(NULL, n * c->stride, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 	return p == MAP_FAILED ? NULL : p;
 }
 
-static void tab_free(struct coh_line *t, uint64_t n)
+static void tab_free(const struct coh *c, struct coh_line *t, uint64_t n)
 {
 	if (t)
-		munmap(t, n * sizeof(struct coh_line));
+		munmap(t, n * c->stride);
+}
+
+/*
+ * c->dist and c->at_dist, from c->place, in a mapping of their own: the
+ * simulated code reads some host-heap objects (a worker's done[]), whose
+ * addresses, and so lines, must not move with the run's CPU count.
+ */
+static size_t dist_bytes(const struct coh *c)
+{
+	return (size_t)c->ncpus * c->ncpus +
+	       (size_t)c->ncpus * SIM_DIST_NR * c->words * sizeof(*c->at_dist);
+}
+
+static int dist_init(struct coh *c)
+{
+	unsigned int n = c->ncpus;
+	void *p;
+
+	c->words = (n + 63) / 64;
+	p = mmap(NULL, dist_bytes(c), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	/* The bitmaps first: they need their alignment. */
+	c->at_dist = p;
+	c->dist = (uint8_t *)(c->at_dist + (size_t)n * SIM_DIST_NR * c->words);
+	for (unsigned int a = 0; a < n; a++) {
+		uint64_t *m = c->at_dist + (size_t)a * SIM_DIST_NR * c->words;
+
+		for (unsigned int b = 0; b < n; b++) {
+			enum sim_dist d = sim_place_dist(&c->place[a], &c->place[b]);
+
+			c->dist[(size_t)a * n + b] = (uint8_t)d;
+			if (b != a)
+				m[d * c->words + b / 64] |= 1ull << (b % 64);
+		}
+	}
+	return 0;
 }
 
 int coh_init(struct coh *c, const struct sim_profile *p, unsigned int ncpus)
@@ -38,6 +80,9 @@ int coh_init(struct coh *c, const struct sim_profile *p, unsigned int ncpus)
 	c->ncpus = ncpus;
 	for (unsigned int i = 0; i < ncpus; i++)
 		sim_profile_place(p, i, &c->place[i]);
+	if (dist_init(c))
+		return -1;
+	c->stride = sizeof(struct coh_line) + c->words * sizeof(uint64_t);
 	for (int d = 0; d < SIM_DIST_NR; d++)
 		c->xfer_ps[d] = ns_to_ps(p->xfer_ns[d]);
 	c->llc_ps = ns_to_ps(p->llc_ns);
@@ -47,7 +92,7 @@ int coh_init(struct coh *c, const struct sim_profile *p, unsigned int ncpus)
 	c->dirty_read_moves = p->dirty_read_moves;
 	c->line_shift = p->line_bytes ? (unsigned int)__builtin_ctz(p->line_bytes) : 6;
 	c->mask = (1ull << COH_MIN_SHIFT) - 1;
-	c->tab = tab_alloc(c->mask + 1);
+	c->tab = tab_alloc(c, c->mask + 1);
 	return c->tab ? 0 : -1;
 }
 
@@ -67,8 +112,8 @@ static void stats_free(struct coh_stats *st)
 void coh_stats_reset(struct coh *c, bool counting)
 {
 	for (uint64_t i = 0; i <= c->mask; i++) {
-		stats_free(c->tab[i].st);
-		c->tab[i].st = NULL;
+		stats_free(coh_slot(c, i)->st);
+		coh_slot(c, i)->st = NULL;
 	}
 	c->counting = counting;
 }
@@ -76,9 +121,9 @@ void coh_stats_reset(struct coh *c, bool counting)
 void coh_reset(struct coh *c)
 {
 	coh_stats_reset(c, false);
-	tab_free(c->tab, c->mask + 1);
+	tab_free(c, c->tab, c->mask + 1);
 	c->mask = (1ull << COH_MIN_SHIFT) - 1;
-	c->tab = tab_alloc(c->mask + 1);
+	c->tab = tab_alloc(c, c->mask + 1);
 	c->used = 0;
 	c->next_id = 0;
 }
@@ -86,13 +131,12 @@ void coh_reset(struct coh *c)
 void coh_fini(struct coh *c)
 {
 	coh_stats_reset(c, false);
-	tab_free(c->tab, c->mask + 1);
+	tab_free(c, c->tab, c->mask + 1);
 	c->tab = NULL;
-}
-
-static uint64_t slot_of(const struct coh *c, uint64_t key)
-{
-	return (key * 0x9e3779b97f4a7c15ull >> 20) & c->mask;
+	if (c->at_dist)
+		munmap(c->at_dist, dist_bytes(c));
+	c->dist = NULL;
+	c->at_dist = NULL;
 }
 
 /* Double the table; lines move, their statistics do not. */
@@ -100,53 +144,57 @@ static void grow(struct coh *c)
 {
 	struct coh_line *old = c->tab;
 	uint64_t n = c->mask + 1;
-	struct coh_line *t = tab_alloc(2 * n);
+	struct coh_line *t = tab_alloc(c, 2 * n);
 
 	if (!t)
 		abort(); /* the simulator cannot go on without its directory */
 	c->tab = t;
 	c->mask = 2 * n - 1;
 	for (uint64_t i = 0; i < n; i++) {
+		const struct coh_line *o = (const struct coh_line *)((char *)old + i * c->stride);
 		uint64_t s;
 
-		if (!old[i].key)
+		if (!o->key)
 			continue;
-		for (s = slot_of(c, old[i].key); t[s].key; s = (s + 1) & c->mask)
+		for (s = coh_slot_of(c, o->key); coh_slot(c, s)->key; s = (s + 1) & c->mask)
 			;
-		t[s] = old[i];
+		memcpy(coh_slot(c, s), o, c->stride);
 	}
-	tab_free(old, n);
+	tab_free(c, old, n);
 }
 
 struct coh_line *coh_line_find(const struct coh *c, uint64_t line)
 {
 	uint64_t key = line + 1;
 
-	for (uint64_t s = slot_of(c, key);; s = (s + 1) & c->mask) {
-		if (c->tab[s].key == key)
-			return &c->tab[s];
-		if (!c->tab[s].key)
+	for (uint64_t s = coh_slot_of(c, key);; s = (s + 1) & c->mask) {
+		struct coh_line *l = coh_slot(c, s);
+
+		if (l->key == key)
+			return l;
+		if (!l->key)
 			return NULL;
 	}
 }
 
-struct coh_line *coh_line_get(struct coh *c, uint64_t line)
+struct coh_line *coh_line_get_slow(struct coh *c, uint64_t line)
 {
 	uint64_t key = line + 1, s;
 	struct coh_line *l;
 
-	for (s = slot_of(c, key);; s = (s + 1) & c->mask) {
-		if (__builtin_expect(c->tab[s].key == key, 1))
-			return &c->tab[s];
-		if (!c->tab[s].key)
+	for (s = coh_slot_of(c, key);; s = (s + 1) & c->mask) {
+		l = coh_slot(c, s);
+		if (__builtin_expect(l->key == key, 1))
+			return l;
+		if (!l->key)
 			break;
 	}
 	if (2 * (c->used + 1) > c->mask + 1) {
 		grow(c);
-		for (s = slot_of(c, key); c->tab[s].key; s = (s + 1) & c->mask)
+		for (s = coh_slot_of(c, key); coh_slot(c, s)->key; s = (s + 1) & c->mask)
 			;
 	}
-	l = &c->tab[s];
+	l = coh_slot(c, s);
 	l->key = key;
 	l->owner = -1;
 	l->id = c->next_id++;
@@ -173,8 +221,11 @@ struct coh_stats *coh_stats_get(struct coh_line *l)
 
 static uint64_t dist_ps(const struct coh *c, unsigned int a, unsigned int b)
 {
-	return c->xfer_ps[sim_place_dist(&c->place[a], &c->place[b])];
+	return c->xfer_ps[c->dist[(size_t)a * c->ncpus + b]];
 }
+
+/* Above this many sharers, look distances up by level rather than by sharer. */
+#define COH_SCAN_SHARERS 8
 
 /* The nearest and the farthest sharer other than @cpu, as transfer costs. */
 static void sharer_span(const struct coh *c, const struct coh_line *l, unsigned int cpu,
@@ -182,7 +233,25 @@ static void sharer_span(const struct coh *c, const struct coh_line *l, unsigned 
 {
 	*nearest = UINT64_MAX;
 	*farthest = 0;
-	for (unsigned int w = 0; w < SIM_SHARER_WORDS; w++) {
+	if (l->nsharers > COH_SCAN_SHARERS) {
+		/* Which distances have a sharer: a few words per level, whatever their number. */
+		const uint64_t *m = c->at_dist + (size_t)cpu * SIM_DIST_NR * c->words;
+
+		for (int d = 0; d < SIM_DIST_NR; d++, m += c->words) {
+			unsigned int w = 0;
+
+			while (w < c->words && !(l->sharers[w] & m[w]))
+				w++;
+			if (w == c->words)
+				continue;
+			if (c->xfer_ps[d] < *nearest)
+				*nearest = c->xfer_ps[d];
+			if (c->xfer_ps[d] > *farthest)
+				*farthest = c->xfer_ps[d];
+		}
+		return;
+	}
+	for (unsigned int w = 0; w < c->words; w++) {
 		for (uint64_t m = l->sharers[w]; m; m &= m - 1) {
 			unsigned int s = w * 64 + __builtin_ctzll(m);
 			uint64_t d;
@@ -211,9 +280,9 @@ static uint64_t inval_cost(const struct coh *c, uint64_t farthest, bool mine)
 	return mine ? full * c->upgrade_pm / 1000 : full;
 }
 
-static void sharers_clear(struct coh_line *l)
+static void sharers_clear(const struct coh *c, struct coh_line *l)
 {
-	memset(l->sharers, 0, sizeof(l->sharers));
+	memset(l->sharers, 0, c->words * sizeof(l->sharers[0]));
 	l->nsharers = 0;
 }
 
@@ -340,7 +409,7 @@ uint64_t coh_miss(struct coh *c, struct coh_line *l, unsigned int cpu, uint64_t 
 			upgrade = mine && !inval;
 			cost = inval_cost(c, farthest, mine);
 			rfo = true;
-			sharers_clear(l);
+			sharers_clear(c, l);
 			l->owner = cpu;
 			l->dirty = 1;
 		}
@@ -416,14 +485,14 @@ void coh_for_each_stats(struct coh *c, void (*fn)(void *ctx, struct coh_line *l,
 	uint64_t n = 0;
 
 	for (uint64_t i = 0; i <= c->mask; i++)
-		n += c->tab[i].st != NULL;
+		n += coh_slot(c, i)->st != NULL;
 	v = malloc((n + 1) * sizeof(*v));
 	if (!v)
 		abort();
 	n = 0;
 	for (uint64_t i = 0; i <= c->mask; i++)
-		if (c->tab[i].st)
-			v[n++] = &c->tab[i];
+		if (coh_slot(c, i)->st)
+			v[n++] = coh_slot(c, i);
 	qsort(v, n, sizeof(*v), by_id);
 	for (uint64_t i = 0; i < n; i++)
 		fn(ctx, v[i], v[i]->key - 1);

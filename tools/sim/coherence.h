@@ -22,7 +22,6 @@
 #include "tools/sim/profile.h"
 
 #define SIM_MAX_CPUS 512
-#define SIM_SHARER_WORDS (SIM_MAX_CPUS / 64)
 
 enum coh_kind { COH_READ, COH_WRITE, COH_RMW };
 
@@ -62,15 +61,24 @@ struct coh_line {
 	uint32_t id; /* first-touch order: stable across runs */
 	uint64_t busy_until; /* ps: the last transfer ends */
 	struct coh_stats *st;
-	uint64_t sharers[SIM_SHARER_WORDS];
+	uint64_t sharers[]; /* struct coh's words: as many as the CPUs need */
 };
 
 struct coh {
-	struct coh_line *tab;
+	struct coh_line *tab; /* entries of @stride bytes: coh_slot() */
+	size_t stride;
 	uint64_t mask, used;
 	uint32_t next_id;
 	unsigned int ncpus;
 	struct sim_place place[SIM_MAX_CPUS];
+	/*
+	 * Distances precomputed, so that a miss costs the same at 512 CPUs
+	 * as at 64: every pair's enum sim_dist (ncpus x ncpus), and for each
+	 * CPU and distance the other CPUs that far (bitmaps of @words words).
+	 */
+	uint8_t *dist;
+	uint64_t *at_dist;
+	unsigned int words;
 	uint64_t xfer_ps[SIM_DIST_NR];
 	uint64_t llc_ps, mem_ps, atomic_ps;
 	unsigned int upgrade_pm; /* an upgrade's cost, per mille of a transfer */
@@ -103,8 +111,30 @@ uint64_t coh_miss(struct coh *c, struct coh_line *l, unsigned int cpu, uint64_t 
 uint64_t coh_estimate(const struct coh *c, const struct coh_line *l, unsigned int cpu,
 		      enum coh_kind kind);
 
-struct coh_line *coh_line_get(struct coh *c, uint64_t line);
+/* coh_line_get() past its first probe. */
+struct coh_line *coh_line_get_slow(struct coh *c, uint64_t line);
 struct coh_stats *coh_stats_get(struct coh_line *l);
+
+static inline uint64_t coh_slot_of(const struct coh *c, uint64_t key)
+{
+	return (key * 0x9e3779b97f4a7c15ull >> 20) & c->mask;
+}
+
+/* Slot @s of the table: a line's sharer bitmap is as long as the run's CPUs need. */
+static inline struct coh_line *coh_slot(const struct coh *c, uint64_t s)
+{
+	return (struct coh_line *)((char *)c->tab + s * c->stride);
+}
+
+/* @line's entry, created on first touch. The first probe inline: most find it there. */
+static inline struct coh_line *coh_line_get(struct coh *c, uint64_t line)
+{
+	struct coh_line *l = coh_slot(c, coh_slot_of(c, line + 1));
+
+	if (__builtin_expect(l->key == line + 1, 1))
+		return l;
+	return coh_line_get_slow(c, line);
+}
 
 static inline bool coh_has(const struct coh_line *l, unsigned int cpu)
 {

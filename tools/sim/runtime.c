@@ -34,9 +34,17 @@ static __always_inline bool on_stack(uintptr_t a)
 
 static __always_inline void charge_instrs(struct sim_vcpu *v, uint64_t n)
 {
-	uint64_t fs = n * sim.instr_fs + v->instr_rem;
+	uint64_t fs;
 
 	v->instrs += n;
+	if (likely(n < SIM_INSTR_TAB)) {
+		/* The same sum without a division: both remainders are under 1000 fs. */
+		fs = v->instr_rem + sim.instr_cost[n].fs;
+		v->clock += sim.instr_cost[n].ps + (fs >= 1000);
+		v->instr_rem = fs >= 1000 ? fs - 1000 : fs;
+		return;
+	}
+	fs = n * sim.instr_fs + v->instr_rem;
 	v->clock += fs / 1000;
 	v->instr_rem = fs % 1000;
 }
@@ -137,14 +145,13 @@ static void store_miss(struct sim_vcpu *v, struct coh_line *l, uintptr_t a, uint
  * virtual time, letting the other vCPUs run: the line's holder keeps using
  * it until then, and the access sees memory as it is when it is served.
  */
-static void acquire(struct sim_vcpu *v, uintptr_t a, enum coh_kind kind, uintptr_t pc)
+static noinline void acquire_slow(struct sim_vcpu *v, uintptr_t a, enum coh_kind kind, uintptr_t pc)
 {
 	struct coh *c = &sim.coh;
 	uint64_t line = a >> c->line_shift, issued;
 	struct coh_line *l = coh_line_get(c, line);
 	bool serial, remote;
 
-	sim.accesses++;
 	/* A locked RMW first waits for the store buffer to drain. */
 	if (kind == COH_RMW && v->sb_n) {
 		sb_drain(v);
@@ -195,6 +202,29 @@ static void acquire(struct sim_vcpu *v, uintptr_t a, enum coh_kind kind, uintptr
 	v->clock = coh_miss(c, l, v->id, issued, kind, coh_line_off(c, a), pc, v->measuring, issued,
 			    false) +
 		   jitter(v);
+}
+
+/* acquire_slow()'s common case inline: a hit, with no store buffer to drain first. */
+static __always_inline void acquire(struct sim_vcpu *v, uintptr_t a, enum coh_kind kind,
+				    uintptr_t pc)
+{
+	struct coh *c = &sim.coh;
+	uint64_t line = a >> c->line_shift;
+
+	sim.accesses++;
+	if (!(kind == COH_RMW && v->sb_n)) {
+		struct coh_line *l = coh_line_get(c, line);
+
+		if (likely(coh_is_hit(l, v->id, kind))) {
+			v->clock = coh_hit(c, l, v->clock, kind, v->measuring);
+			if (kind == COH_READ)
+				spin_track(v, line);
+			else
+				v->spin_dirty = true;
+			return;
+		}
+	}
+	acquire_slow(v, a, kind, pc);
 }
 
 static __always_inline void charge(struct sim_vcpu *v, uintptr_t a, unsigned int size,

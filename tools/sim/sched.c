@@ -30,6 +30,7 @@ void (*sim_thread_switch)(struct lib_thread *prev, const struct lib_thread *next
 
 /* lib/ numbers the vCPUs and the host (lib/arch.h). */
 BUILD_BUG_ON(SIM_MAX_CPUS + 1 != ARCH_NR_CPUS);
+BUILD_BUG_ON(SIM_MAX_CPUS != 1 << SIM_ID_BITS);
 
 /* A lone vCPU runs whole commands (fstest): give it a thread's stack. */
 #define SIM_STACK_SIZE (256u << 10)
@@ -75,45 +76,78 @@ static bool before(const struct sim_vcpu *a, const struct sim_vcpu *b)
 	return a->clock < b->clock || (a->clock == b->clock && a->id < b->id);
 }
 
+/* A run-queue key: (clock, id) order as one integer. */
+static uint64_t key_of(const struct sim_vcpu *v)
+{
+	if (v->clock >> (64 - SIM_ID_BITS)) {
+		fprintf(stderr, "vfslab sim: a virtual clock passed 10 hours\n");
+		abort();
+	}
+	return v->clock << SIM_ID_BITS | v->id;
+}
+
+static struct sim_vcpu *heap_top(void)
+{
+	return &sim.vcpus[sim.heap[0] & ((1u << SIM_ID_BITS) - 1)];
+}
+
 static void heap_push(struct sim_vcpu *v)
 {
+	uint64_t k = key_of(v);
 	unsigned int i = sim.heap_n++;
 
 	while (i) {
 		unsigned int p = (i - 1) / 2;
 
-		if (!before(v, sim.heap[p]))
+		if (k >= sim.heap[p])
 			break;
 		sim.heap[i] = sim.heap[p];
 		i = p;
 	}
-	sim.heap[i] = v;
+	sim.heap[i] = k;
+}
+
+/* Put @k at the root and sift it down to its place. */
+static void heap_sift_root(uint64_t k)
+{
+	uint64_t *h = sim.heap;
+	unsigned int i = 0, n = sim.heap_n;
+
+	for (;;) {
+		unsigned int l = 2 * i + 1, m;
+
+		if (l >= n)
+			break;
+		m = l + 1 < n && h[l + 1] < h[l] ? l + 1 : l;
+		if (h[m] >= k)
+			break;
+		h[i] = h[m];
+		i = m;
+	}
+	h[i] = k;
 }
 
 static struct sim_vcpu *heap_pop(void)
 {
-	struct sim_vcpu *top = sim.heap[0], *last = sim.heap[--sim.heap_n];
-	unsigned int i = 0;
+	struct sim_vcpu *top = heap_top();
 
-	for (;;) {
-		unsigned int l = 2 * i + 1, m = i;
+	if (--sim.heap_n)
+		heap_sift_root(sim.heap[sim.heap_n]);
+	return top;
+}
 
-		if (l >= sim.heap_n)
-			break;
-		m = l + 1 < sim.heap_n && before(sim.heap[l + 1], sim.heap[l]) ? l + 1 : l;
-		if (!before(sim.heap[m], last))
-			break;
-		sim.heap[i] = sim.heap[m];
-		i = m;
-	}
-	if (sim.heap_n)
-		sim.heap[i] = last;
+/* Pop the lowest and push @v in one pass (the common switch). */
+static struct sim_vcpu *heap_replace(struct sim_vcpu *v)
+{
+	struct sim_vcpu *top = heap_top();
+
+	heap_sift_root(key_of(v));
 	return top;
 }
 
 static void set_limit(void)
 {
-	sim.limit = sim.heap_n ? sim.heap[0]->clock : UINT64_MAX;
+	sim.limit = sim.heap_n ? sim.heap[0] >> SIM_ID_BITS : UINT64_MAX;
 }
 
 static void ctx_switch(struct sim_vcpu *from, void **save, struct sim_vcpu *to)
@@ -146,13 +180,12 @@ void sim_resched(void)
 {
 	struct sim_vcpu *cur = sim_self, *next;
 
-	if (!sim.heap_n || before(cur, sim.heap[0])) {
+	if (!sim.heap_n || before(cur, heap_top())) {
 		set_limit();
 		return;
 	}
-	next = heap_pop();
 	cur->state = SIM_READY;
-	heap_push(cur);
+	next = heap_replace(cur);
 	switch_to(cur, next);
 }
 
@@ -271,8 +304,8 @@ static void wake_line(uint64_t line, uint64_t when)
 	}
 	free(q->e);
 	*q = W.q[--W.n];
-	if (sim.heap_n && sim.heap[0]->clock < sim.limit)
-		sim.limit = sim.heap[0]->clock;
+	if (sim.heap_n && sim.heap[0] >> SIM_ID_BITS < sim.limit)
+		sim.limit = sim.heap[0] >> SIM_ID_BITS;
 }
 
 void sim_park(void)
@@ -406,6 +439,10 @@ int sim_setup(const struct sim_profile *p, unsigned int nr)
 	sim.fence_ps = (uint64_t)(p->atomic_ns * 1000 + 0.5);
 	/* With company, each CPU's own work runs at the profile's co-run speed. */
 	sim.instr_fs = (uint64_t)(p->cpi / p->ghz / (nr > 1 ? p->corun_speed : 1) * 1e6 + 0.5);
+	for (unsigned int n = 0; n < SIM_INSTR_TAB; n++) {
+		sim.instr_cost[n].ps = n * sim.instr_fs / 1000;
+		sim.instr_cost[n].fs = n * sim.instr_fs % 1000;
+	}
 	sim.sb_depth = p->store_buffer < SIM_SB_MAX ? p->store_buffer : SIM_SB_MAX;
 	sim.copy_mlp = p->copy_mlp >= 1 ? p->copy_mlp : 1;
 	sim.fill_buffers = (unsigned int)(sim.copy_mlp + 0.5);

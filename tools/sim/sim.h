@@ -28,9 +28,13 @@ struct lib_thread;
 struct rcu_head;
 
 #define SIM_SPIN_LINES 4
+/* A run-queue key's vCPU number (SIM_MAX_CPUS is 1 << SIM_ID_BITS). */
+#define SIM_ID_BITS 9
 /* The deepest store buffer a profile may have. */
 #define SIM_SB_MAX 256
 #define SIM_MLP_MAX 64 /* profile.c bounds copy_mlp so */
+/* Blocks shorter than this take their cost from a table (sim.instr_cost). */
+#define SIM_INSTR_TAB 128
 
 enum sim_state { SIM_READY, SIM_RUNNING, SIM_BLOCKED, SIM_PARKED, SIM_DONE };
 
@@ -91,11 +95,20 @@ struct sim {
 	struct sim_vcpu *vcpus;
 	unsigned int nr; /* vCPUs in this run */
 	unsigned int live; /* not yet done */
-	struct sim_vcpu **heap; /* the runnable ones, lowest (clock, id) first */
+	/*
+	 * The runnable ones, lowest (clock, id) first: each as its key,
+	 * clock << SIM_ID_BITS | id (a queued vCPU's clock does not change),
+	 * so that sifting compares integers in the heap, not the vCPUs'.
+	 */
+	uint64_t *heap;
 	unsigned int heap_n;
 	uint64_t limit; /* the running vCPU yields once past this */
 	uint64_t syscall_ps, pause_ps, fence_ps;
 	uint64_t instr_fs; /* one instruction: cpi / ghz */
+	/* n instructions, for a block's n: n * instr_fs split into ps and fs. */
+	struct {
+		uint64_t ps, fs;
+	} instr_cost[SIM_INSTR_TAB];
 	uint64_t jitter_ps; /* a miss costs up to this much more; 0: none */
 	unsigned int sb_depth;
 	double copy_mlp; /* a copy's misses in flight at once (profile.h) */
@@ -188,8 +201,34 @@ bool sim_arena_object(uintptr_t p, uintptr_t *base, size_t *size, const char **t
 void __sanitizer_cov_trace_pc(void);
 const char *sim_blocks_path(void);
 int sim_blocks_load(char *err, size_t errlen);
-uint32_t sim_block_instrs(uintptr_t pc);
 uint64_t sim_blocks_unknown(void);
+/* Count a block the table lacks; 1, its count. */
+uint32_t sim_block_unknown(void);
+
+/*
+ * Every block's count plus one by its address in the text, a byte each (0:
+ * no block there; SIM_BLOCK_BIG: a count too big for it, sim_block_big()):
+ * the hook runs for every block, and neighbouring blocks share a cache line
+ * of this array as they share one of code.
+ */
+#define SIM_BLOCK_BIG 255
+extern uint8_t *sim_block_n;
+extern uintptr_t sim_block_lo, sim_block_span;
+uint32_t sim_block_big(uintptr_t pc);
+
+/* The instructions of the block at @pc. */
+static inline uint32_t sim_block_instrs(uintptr_t pc)
+{
+	uintptr_t i = pc - sim_block_lo;
+	uint32_t n;
+
+	if (__builtin_expect(i >= sim_block_span, 0))
+		return sim_block_unknown();
+	n = sim_block_n[i];
+	if (__builtin_expect(n - 1 < SIM_BLOCK_BIG - 1, 1))
+		return n - 1;
+	return n ? sim_block_big(pc) : sim_block_unknown();
+}
 
 /* Code and global data addresses to names (tools/sim/symbols.c). */
 const char *sim_symbol(uintptr_t pc, bool data, uintptr_t *start);

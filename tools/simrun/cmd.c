@@ -21,8 +21,15 @@
 
 #define SIM_DEFAULT_OPS 1000
 #define SIM_DEFAULT_TOP 4
-/* Scenario runs: about this many operations in all, 100 to 2000 per vCPU. */
-#define SIM_SCENARIO_TOTAL_OPS 60000
+/*
+ * Scenario runs converge: they start at about this many operations in all
+ * (50 to 1000 per vCPU) and double them until the after/before ratio moves
+ * by less than SIM_CONVERGE_TOL between two doublings, up to
+ * SIM_CONVERGE_MAX_STEPS runs.
+ */
+#define SIM_SCENARIO_TOTAL_OPS 30000
+#define SIM_CONVERGE_TOL 0.01
+#define SIM_CONVERGE_MAX_STEPS 6
 /* Scenario runs: the mean of this many perturbed runs (sim_set_seed()). */
 #define SIM_SCENARIO_SEEDS 3
 
@@ -30,7 +37,7 @@
 static const struct {
 	const char *scenario, *profile, *why;
 	int cpus; /* for seeds without a CPU count */
-	unsigned long ops; /* a cap where a run is slow; 0: the default */
+	unsigned long ops; /* where to start converging, if not the default */
 } scenario_machine[] = {
 	{ "d_lockref", "spr", "Sapphire Rapids, as published", 0, 0 },
 	{ "dcount", "spr", "no published machine; 20 CPUs of the SPR profile", 20, 0 },
@@ -39,9 +46,12 @@ static const struct {
 	{ "f_count", "kunpeng920", "Kunpeng 920, as published", 0, 0 },
 	{ "f_count-private", "kunpeng920", "Kunpeng 920, as f_count", 24, 0 },
 	{ "f_ref", "spr", "an Intel 64C/128T machine; the SPR profile", 0, 0 },
-	/* Both collapse into file_lock's thundering herd: every iteration is slow to simulate. */
-	{ "alloc_fd", "spr", "Ice Lake 160 cores; no Ice Lake profile, the SPR one", 0, 20 },
-	{ "alloc_fd-open3", "spr", "Sapphire Rapids, as published", 0, 100 },
+	/*
+	 * A blogbench iteration is a few hundred syscalls (18,000 accesses),
+	 * and open3's collapse into file_lock's thundering herd: few iterations.
+	 */
+	{ "alloc_fd", "spr", "Ice Lake 160 cores; no Ice Lake profile, the SPR one", 0, 10 },
+	{ "alloc_fd-open3", "spr", "Sapphire Rapids, as published", 0, 50 },
 };
 
 /* bench's results (big: their sample arrays), for its CSV, JSON and plot. */
@@ -64,6 +74,12 @@ struct sim_cli {
 	bool progress;
 	const struct scenario *scenario; /* the one being run, for the JSON */
 	int done_tasks; /* CPU counts finished when Ctrl-C came */
+	/* A scenario converging: the op counts tried and their ratios (last pair's). */
+	bool converge;
+	unsigned int steps;
+	unsigned long conv_ops[SIM_CONVERGE_MAX_STEPS];
+	double conv_ratio[SIM_CONVERGE_MAX_STEPS];
+	bool converged;
 };
 
 /*
@@ -102,7 +118,7 @@ static void usage(FILE *f)
 		"  --cpus LIST         virtual CPU counts: 1,2,4 or 1-4 (1 to %d; default\n"
 		"                      1,2,4,8,16, a scenario's published count)\n"
 		"  --ops N             iterations per virtual CPU (default %d; a scenario\n"
-		"                      picks 100-2000 by CPU count)\n"
+		"                      doubles 50-1000 until its ratio moves by under 1%%)\n"
 		"  --seeds N           average N runs, each miss perturbed by 0-2 ns with its\n"
 		"                      own seed, and give the ratio's range over them (1 to\n"
 		"                      16; default 1, unperturbed; a scenario: 3)\n"
@@ -165,28 +181,48 @@ static double now_s(void)
 
 /*
  * The simulator's own speed, which depends on this machine and so is not
- * part of the (deterministic) output: on standard error, once per command.
+ * part of the (deterministic) result: after each table, in the JSON, and
+ * on standard error once per command.
  */
-static struct {
-	uint64_t accesses, ops;
-	double host_s;
-} speed;
+static struct sim_speed speed;
 
-static void speed_add(const struct sim_result *r)
+static void speed_add(struct sim_speed *sum, const struct sim_speed *x)
 {
-	speed.accesses += r->accesses;
-	speed.ops += r->ops;
-	speed.host_s += r->host_s;
+	sum->accesses += x->accesses;
+	sum->ops += x->ops;
+	sum->s += x->s;
+}
+
+static double speed_acc_per_s(const struct sim_speed *x)
+{
+	return x->s ? x->accesses / x->s : 0;
+}
+
+static double speed_us_per_op(const struct sim_speed *x)
+{
+	return x->ops ? x->s * 1e6 / x->ops : 0;
+}
+
+static void speed_print(FILE *f, const char *prefix, const struct sim_speed *x)
+{
+	fprintf(f,
+		"%s%.1f M simulated accesses/s, %.2f us of host CPU time per simulated operation "
+		"(%.2f s of CPU in all)\n",
+		prefix, speed_acc_per_s(x) / 1e6, speed_us_per_op(x), x->s);
+}
+
+static json_t *speed_json(const struct sim_speed *x)
+{
+	return json_pack("{s:o,s:o,s:o,s:I,s:I}", "host_cpu_s", out_json_num(x->s, 3),
+			 "accesses_per_s", out_json_num(speed_acc_per_s(x), 0),
+			 "host_cpu_us_per_op", out_json_num(speed_us_per_op(x), 3), "accesses",
+			 (json_int_t)x->accesses, "ops", (json_int_t)x->ops);
 }
 
 static void speed_report(void)
 {
-	if (!speed.host_s || !speed.ops)
-		return;
-	fprintf(stderr,
-		"vfslab sim: %.1f M simulated accesses/s, %.2f us of host time per simulated "
-		"operation (%.1f s in all)\n",
-		speed.accesses / speed.host_s / 1e6, speed.host_s * 1e6 / speed.ops, speed.host_s);
+	if (speed.s && speed.ops)
+		speed_print(stderr, "vfslab sim: ", &speed);
 }
 
 /* Add run @x into the sum @r (the perturbed runs of one point). */
@@ -268,7 +304,10 @@ static int simulate_point(struct sim_cli *c, const struct sim_profile *p, int k,
 		if (c->progress)
 			fprintf(stderr, " %.1f s, %llu switches\n", now_s() - t0,
 				(unsigned long long)x->switches);
-		speed_add(x);
+		x->speed = (struct sim_speed){ x->accesses, x->ops, x->host_s };
+		speed_add(&speed, &x->speed);
+		if (seed)
+			speed_add(&r->speed, &x->speed);
 		rate[seed] = x->br.median;
 		if (seed) {
 			/* ops and accesses stay the first run's: its c2c report divides by them. */
@@ -304,6 +343,8 @@ static int run_point(struct sim_cli *c, const struct sim_profile *p, int k, int 
 		r->br.side = s;
 		return 0;
 	case SIM_POINT_TAKEN:
+		/* A job simulated it: its speed counts in the summary all the same. */
+		speed_add(&speed, &r->speed);
 		return 0;
 	default:
 		return -1;
@@ -447,6 +488,13 @@ static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		"(the whole run, set-up included) per measured operation; KiB touched: every\n"
 		"line any CPU touched (caches are not finite in the model: compare with a private L2).\n",
 		o->sides[0].label);
+	{
+		struct sim_speed sum = { 0 };
+
+		for (int i = 0; i < nr; i++)
+			speed_add(&sum, &res[i].speed);
+		speed_print(f, "simulator speed (this machine's, not part of the result): ", &sum);
+	}
 	for (int i = 0; i < nr; i++)
 		if (res[i].br.errors)
 			fprintf(f, "warning: %s, %d CPUs: %lu failed calls (last: %s)\n",
@@ -471,6 +519,18 @@ static json_t *scenario_json(const struct sim_cli *c, const struct sim_result *r
 						      "label", direction(ratio, s->published)));
 	}
 	json_object_set_new(sc, "predictions", pred);
+	if (c->converge) {
+		json_t *steps = json_array();
+
+		for (unsigned int k = 0; k < c->steps; k++)
+			json_array_append_new(steps, json_pack("{s:I,s:o}", "ops_per_cpu",
+							       (json_int_t)c->conv_ops[k], "ratio",
+							       out_json_num(c->conv_ratio[k], 4)));
+		json_object_set_new(sc, "convergence",
+				    json_pack("{s:o,s:b,s:o}", "tolerance",
+					      out_json_num(SIM_CONVERGE_TOL, 4), "converged",
+					      c->converged, "steps", steps));
+	}
 	return sc;
 }
 
@@ -478,6 +538,7 @@ static void json(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		 const struct sim_result *res, int nr)
 {
 	json_t *root = json_object(), *coh = json_array();
+	struct sim_speed sum = { 0 };
 
 	json_object_set_new(root, "simulated", json_true());
 	out_json_set_name(root, "profile", p->name);
@@ -501,9 +562,12 @@ static void json(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		json_object_set_new(row, "sb_stalls_per_op", out_json_num(r->sb_stalls_per_op, 6));
 		json_object_set_new(row, "accesses", json_integer((json_int_t)r->accesses));
 		json_object_set_new(row, "contention", c2c_json(&r->c2c, r->ops));
+		json_object_set_new(row, "simulator_speed", speed_json(&r->speed));
 		json_array_append_new(coh, row);
+		speed_add(&sum, &r->speed);
 	}
 	json_object_set_new(root, "coherence", coh);
+	json_object_set_new(root, "simulator_speed", speed_json(&sum));
 	if (c->scenario)
 		json_object_set_new(root, "scenario", scenario_json(c, res, nr));
 	out_json_dump(f, root);
@@ -569,6 +633,68 @@ static int parse_cpus(struct sim_cli *c, const char *s)
 	return 0;
 }
 
+/* The largest change of a judged ratio between two runs of every point. */
+static double ratio_change(const struct sim_cli *c, const struct sim_result *res, int nr,
+			   const double *prev)
+{
+	double most = 0;
+
+	for (int i = 1; i < nr; i += 2) {
+		double d = fabs(judged_ratio(c, res, i) / prev[i / 2] - 1);
+
+		most = d > most ? d : most;
+	}
+	return most;
+}
+
+/*
+ * run_all() from c->ops, doubling until no ratio moves by SIM_CONVERGE_TOL
+ * between two runs (or SIM_CONVERGE_MAX_STEPS runs): res holds the last.
+ */
+static int run_converged(struct sim_cli *c, const struct sim_profile *p, struct sim_result *res,
+			 int *nr)
+{
+	double prev[32 * BENCH_MAX_SIDES];
+	int ret;
+
+	c->steps = 0;
+	c->converged = false;
+	for (;;) {
+		ret = run_all(c, p, res, nr);
+		if (ret)
+			return ret;
+		c->conv_ops[c->steps] = c->ops;
+		c->conv_ratio[c->steps] = *nr > 1 ? judged_ratio(c, res, *nr - 1) : 1;
+		if (c->steps++ && ratio_change(c, res, *nr, prev) < SIM_CONVERGE_TOL) {
+			c->converged = true;
+			return 0;
+		}
+		if (c->steps == SIM_CONVERGE_MAX_STEPS)
+			return 0;
+		for (int i = 1; i < *nr; i += 2)
+			prev[i / 2] = judged_ratio(c, res, i);
+		for (int i = 0; i < *nr; i++)
+			c2c_free(&res[i].c2c);
+		c->ops *= 2;
+	}
+}
+
+/* How a converging scenario got to its op count: one line. */
+static void convergence_print(FILE *f, const struct sim_cli *c)
+{
+	fprintf(f, "iterations per virtual CPU, doubled until the ratio moves by under %.0f%%:",
+		100 * SIM_CONVERGE_TOL);
+	for (unsigned int k = 0; k < c->steps; k++) {
+		fprintf(f, " %lu: %.4fx", c->conv_ops[k], c->conv_ratio[k]);
+		if (k)
+			fprintf(f, " (%+.2f%%)",
+				100 * (c->conv_ratio[k] / c->conv_ratio[k - 1] - 1));
+		fprintf(f, k + 1 < c->steps ? "," : "");
+	}
+	fprintf(f, c->converged ? "; converged at %lu\n" : "; NOT converged: stopped at %lu\n",
+		c->ops);
+}
+
 /* The run behind one profile: table/CSV/JSON, the JSON file, the plot. */
 static int run_profile(struct sim_cli *c, const struct sim_profile *p, bool c2c,
 		       struct sim_result *res, int *nr)
@@ -578,7 +704,7 @@ static int run_profile(struct sim_cli *c, const struct sim_profile *p, bool c2c,
 	/* bench's CSV and JSON call it the entry cost: here, the syscall's. */
 	c->o.entry_ns = (long)((c->entry_ns >= 0 ? c->entry_ns : p->syscall_ns) + 0.5);
 	c->o.rounds = SIM_SAMPLES;
-	ret = run_all(c, p, res, nr);
+	ret = c->converge ? run_converged(c, p, res, nr) : run_all(c, p, res, nr);
 	if (ret < 0)
 		return 1;
 	if (ret) {
@@ -632,6 +758,8 @@ struct verdict {
 	int cpus;
 	const char *profile;
 	double predicted, published;
+	unsigned long ops;
+	bool unconverged;
 };
 
 /*
@@ -663,13 +791,13 @@ static int run_scenario(struct sim_cli *base, const struct scenario *s, bool c2c
 	int nprof = c.nr_profiles, nr, ret = 0;
 	const char *why = NULL;
 	int def_cpus = s->published_cpus;
-	unsigned long cap = 0;
+	unsigned long start = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(scenario_machine); i++) {
 		if (strcmp(scenario_machine[i].scenario, s->name))
 			continue;
 		why = scenario_machine[i].why;
-		cap = scenario_machine[i].ops;
+		start = scenario_machine[i].ops;
 		if (!def_cpus)
 			def_cpus = scenario_machine[i].cpus;
 		if (!nprof) {
@@ -701,28 +829,30 @@ static int run_scenario(struct sim_cli *base, const struct scenario *s, bool c2c
 	}
 	if (!c.seeds_set)
 		c.seeds = SIM_SCENARIO_SEEDS;
-	if (!c.ops_set) {
+	c.converge = !c.ops_set;
+	if (c.converge) {
 		c.ops = SIM_SCENARIO_TOTAL_OPS / c.o.tasks[c.o.nr_tasks - 1];
-		c.ops = c.ops < 100 ? 100 : c.ops > 2000 ? 2000 : c.ops;
-		if (cap && c.ops > cap)
-			c.ops = cap;
+		c.ops = c.ops < 50 ? 50 : c.ops > 1000 ? 1000 : c.ops;
+		if (start)
+			c.ops = start;
 	}
+	start = c.ops;
 	for (int k = 0; k < nprof; k++) {
 		const struct sim_profile *p = profiles[k];
+
+		c.ops = start;
 
 		if (c.fmt == BENCH_TABLE) {
 			printf("== scenario %s on %s ==\n%s\n", s->name, p->name, s->claim);
 			if (c.o.wl != workload_find(s->workload))
 				printf("workload %s instead of the scenario's %s (--workload)\n",
 				       c.o.wl->name, s->workload);
-			if (cap && c.ops == cap && !c.ops_set)
-				printf("iterations capped at %lu per virtual CPU: this run is slow to "
-				       "simulate\n",
-				       cap);
 		}
 		ret = run_profile(&c, p, c2c, res, &nr);
 		if (ret)
 			return ret;
+		if (c.converge && c.fmt == BENCH_TABLE)
+			convergence_print(stdout, &c);
 		for (int i = 1; i < nr; i += 2) {
 			struct verdict *w = v ? &v[k] : NULL;
 			double ratio = judged_ratio(&c, res, i);
@@ -747,6 +877,8 @@ static int run_scenario(struct sim_cli *base, const struct scenario *s, bool c2c
 				w->profile = p->name;
 				w->predicted = ratio;
 				w->published = s->published;
+				w->ops = c.ops;
+				w->unconverged = c.converge && !c.converged;
 			}
 		}
 		if (c.fmt == BENCH_TABLE)
@@ -778,8 +910,9 @@ static int all_scenarios(struct sim_cli *c, bool c2c)
 		return ret;
 	printf("gain ratio: (predicted - 1) / (published - 1); reproduced: 0.5 to 2.0; direction "
 	       "only: the sign alone agrees\n");
-	printf("== summary ==\n%-16s %-11s %5s %10s %10s %10s  %s\n", "scenario", "profile", "cpus",
-	       "predicted", "published", "gain ratio", "label");
+	printf("ops/vCPU: the iterations per virtual CPU it converged at (* where it did not)\n");
+	printf("== summary ==\n%-16s %-11s %5s %10s %10s %10s %9s  %s\n", "scenario", "profile",
+	       "cpus", "predicted", "published", "gain ratio", "ops/vCPU", "label");
 	for (unsigned int i = 0; i < n && i < 64; i++) {
 		for (int k = 0; k < nprof; k++) {
 			const struct verdict *w = &v[i][k];
@@ -792,11 +925,12 @@ static int all_scenarios(struct sim_cli *c, bool c2c)
 				snprintf(gain, sizeof(gain), "%.2f",
 					 (w->predicted - 1) / (w->published - 1));
 			}
-			printf("%-16s %-11s %5d %9.3fx %10s %10s  %s\n", w->name, w->profile,
-			       w->cpus, w->predicted, pub, gain,
+			printf("%-16s %-11s %5d %9.3fx %10s %10s %8lu%s  %s\n", w->name, w->profile,
+			       w->cpus, w->predicted, pub, gain, w->ops, w->unconverged ? "*" : " ",
 			       direction(w->predicted, w->published));
 		}
 	}
+	speed_print(stdout, "simulator speed (this machine's, not part of the result): ", &speed);
 	if (ret) {
 		char what[64];
 

@@ -310,6 +310,9 @@ static void xfer_result(struct io *io, struct sim_result *r)
 	IO_NUM(io, "accesses", r->accesses);
 	IO_NUM(io, "lines", r->lines);
 	io_double(io, "host_s", &r->host_s);
+	IO_NUM(io, "speed.accesses", r->speed.accesses);
+	IO_NUM(io, "speed.ops", r->speed.ops);
+	io_double(io, "speed.s", &r->speed.s);
 	xfer_c2c(io, &r->c2c);
 }
 

@@ -124,6 +124,11 @@ struct sim_result {
 	uint64_t accesses;
 	uint64_t lines; /* distinct 64-byte lines the run touched */
 	double host_s;
+	/* The same summed over a point's perturbed runs (vfslab sim's speed report). */
+	struct sim_speed {
+		uint64_t accesses, ops;
+		double s;
+	} speed;
 };
 
 int sim_run_workload(const struct sim_run_opts *o, const struct vfs_config *cfg,

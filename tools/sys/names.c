@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -173,6 +174,35 @@ const struct sys_name sys_pathconf_names[] = {
 	N(_PC_REC_MAX_XFER_SIZE), N(_PC_REC_MIN_XFER_SIZE),
 	N(_PC_REC_XFER_ALIGN),	  N(_PC_ALLOC_SIZE_MIN),
 	N(_PC_2_SYMLINKS),	  END,
+};
+
+const struct sys_name sys_resolve_flags[] = {
+	N(RESOLVE_NO_XDEV),
+	N(RESOLVE_NO_MAGICLINKS),
+	N(RESOLVE_NO_SYMLINKS),
+	N(RESOLVE_BENEATH),
+	N(RESOLVE_IN_ROOT),
+	N(RESOLVE_CACHED),
+	END,
+};
+
+/* mount(2)'s flags, the ones vfslab's tmpfs and namespace act on first. */
+const struct sys_name sys_mount_flags[] = {
+	N(MS_RDONLY),	   N(MS_NOSUID),
+	N(MS_NODEV),	   N(MS_NOEXEC),
+	N(MS_REMOUNT),	   N(MS_BIND),
+	N(MS_REC),	   N(MS_NOATIME),
+	N(MS_NODIRATIME),  N(MS_RELATIME),
+	N(MS_STRICTATIME), N(MS_PRIVATE),
+	N(MS_SHARED),	   N(MS_SLAVE),
+	N(MS_UNBINDABLE),  N(MS_MOVE),
+	N(MS_SYNCHRONOUS), N(MS_DIRSYNC),
+	N(MS_MANDLOCK),	   N(MS_SILENT),
+	N(MS_NOUSER),	   END,
+};
+
+const struct sys_name sys_umount_flags[] = {
+	N(MNT_FORCE), N(MNT_DETACH), N(MNT_EXPIRE), N(UMOUNT_NOFOLLOW), END,
 };
 
 const struct sys_name sys_clone_flags[] = {

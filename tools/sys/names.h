@@ -35,6 +35,9 @@ extern const struct sys_name sys_utime_nsec[]; /* UTIME_NOW, UTIME_OMIT */
 extern const struct sys_name sys_falloc_flags[]; /* FALLOC_FL_* */
 extern const struct sys_name sys_pathconf_names[]; /* _PC_* */
 extern const struct sys_name sys_clone_flags[]; /* CLONE_* */
+extern const struct sys_name sys_resolve_flags[]; /* openat2's RESOLVE_* */
+extern const struct sys_name sys_mount_flags[]; /* mount(2)'s MS_* */
+extern const struct sys_name sys_umount_flags[]; /* umount2(2)'s MNT_*, UMOUNT_NOFOLLOW */
 
 /* The entry of t named s, or NULL. */
 const struct sys_name *sys_name_find(const struct sys_name *t, const char *s);

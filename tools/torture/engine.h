@@ -36,6 +36,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -105,6 +106,8 @@ enum op_kind {
 	OP_LOOKUP_MISSING,
 	OP_FORK,
 	OP_EXIT,
+	OP_MOUNT, /* flags: MOUNT_TMPFS, MOUNT_BIND (from p2), MOUNT_RBIND, MOUNT_RDONLY */
+	OP_UMOUNT, /* flags: 0 or MNT_DETACH */
 	OP_NR_RANDOM,
 	/* Set-up only, never drawn: the first task, and each thread's own. */
 	OP_INIT = OP_NR_RANDOM,
@@ -136,6 +139,9 @@ struct op {
 #define PC_DOTDOT 0x800u /* "/.." after the names; relative: "../" before */
 #define PC_REL 0x1000u /* no leading "/" (openat, symlink bodies) */
 #define PC_ROOT 0xffffu /* "/" itself */
+
+/* OP_MOUNT's kinds */
+enum { MOUNT_TMPFS, MOUNT_BIND, MOUNT_RBIND, MOUNT_RDONLY };
 
 struct op_desc {
 	const char *name;

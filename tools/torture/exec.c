@@ -232,6 +232,20 @@ static long exec_call(struct worker *w, const struct op *op, struct sys_vfs *sv,
 		return vfs->fchdir(sv, op->fd);
 	case OP_LINKAT_FD:
 		return vfs->linkat(sv, op->fd, "", AT_FDCWD, p2, AT_EMPTY_PATH);
+	case OP_MOUNT:
+		switch (op->flags) {
+		case MOUNT_TMPFS:
+			return vfs->mount(sv, "none", p1, "tmpfs", 0, NULL);
+		case MOUNT_BIND:
+		case MOUNT_RBIND:
+			return vfs->mount(sv, p2, p1, NULL,
+					  MS_BIND | (op->flags == MOUNT_RBIND ? MS_REC : 0), NULL);
+		default:
+			return vfs->mount(sv, NULL, p1, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY,
+					  NULL);
+		}
+	case OP_UMOUNT:
+		return vfs->umount2(sv, p1, op->flags);
 	case OP_RMTREE: {
 		char path[4096];
 

@@ -323,6 +323,23 @@ void torture_gen_op(struct rng *r, unsigned int thread, struct op *op)
 	case OP_FORK:
 		op->flags = rnd(r, 2) ? TASK_CLONE_FILES : 0;
 		break;
+	case OP_MOUNT: {
+		/* Mostly new tmpfs and binds; a per-mount read-only remount now and then. */
+		unsigned int y = rnd(r, 100);
+
+		op->p1 = gen_dir(r);
+		op->p2 = gen_dir(r);
+		op->flags = y < 45 ? MOUNT_TMPFS :
+			    y < 70 ? MOUNT_BIND :
+			    y < 88 ? MOUNT_RBIND :
+				     MOUNT_RDONLY;
+		break;
+	}
+	case OP_UMOUNT:
+		/* Lazy half the time: the tree goes while walkers and files still hold it. */
+		op->p1 = gen_dir(r);
+		op->flags = rnd(r, 2) ? MNT_DETACH : 0;
+		break;
 	}
 }
 

@@ -8,13 +8,15 @@
 /*
  * The errnos each call can give here: Linux's documented set, less what
  * cannot happen on tmpfs with these arguments (valid buffers, names of at
- * most 40 bytes, no signals, mounts, quotas, fifos or devices to open, no
- * memory pressure). EACCES and EPERM come from the unprivileged task.
+ * most 40 bytes, no signals, quotas, fifos or devices to open, no memory
+ * pressure). EACCES and EPERM come from the unprivileged task; mounts add
+ * EXDEV (link, rename across them), EBUSY (a mountpoint removed) and
+ * EROFS (a mount made read-only).
  */
 #define E_PATH ENOENT, ENOTDIR, ELOOP, EACCES
 
-static const int e_open[] = { E_PATH, EEXIST, EISDIR, EMFILE, ENXIO, EINVAL, 0 };
-static const int e_openat[] = { E_PATH, EEXIST, EISDIR, EMFILE, ENXIO, EINVAL, EBADF, 0 };
+static const int e_open[] = { E_PATH, EEXIST, EISDIR, EMFILE, ENXIO, EINVAL, EROFS, 0 };
+static const int e_openat[] = { E_PATH, EEXIST, EISDIR, EMFILE, ENXIO, EINVAL, EBADF, EROFS, 0 };
 static const int e_close[] = { EBADF, 0 };
 static const int e_dup[] = { EBADF, EMFILE, 0 };
 static const int e_dup2[] = { EBADF, EBUSY, 0 };
@@ -23,23 +25,26 @@ static const int e_fstat[] = { EBADF, 0 };
 static const int e_read[] = { EBADF, EINVAL, EISDIR, 0 };
 static const int e_write[] = { EBADF, EINVAL, 0 };
 static const int e_lseek[] = { EBADF, EINVAL, ENXIO, 0 };
-static const int e_rename[] = { E_PATH, EBUSY, EINVAL, EISDIR, ENOTEMPTY, EEXIST, EPERM, 0 };
-static const int e_unlink[] = { E_PATH, EISDIR, EPERM, 0 };
-static const int e_mkdir[] = { E_PATH, EEXIST, 0 };
-static const int e_rmdir[] = { E_PATH, EBUSY, EINVAL, ENOTEMPTY, EPERM, 0 };
-static const int e_link[] = { E_PATH, EEXIST, EPERM, 0 };
-static const int e_symlink[] = { E_PATH, EEXIST, 0 };
+static const int e_rename[] = { E_PATH, EBUSY, EINVAL, EISDIR, ENOTEMPTY,
+				EEXIST, EPERM, EXDEV,  EROFS,  0 };
+static const int e_unlink[] = { E_PATH, EISDIR, EPERM, EBUSY, EROFS, 0 };
+static const int e_mkdir[] = { E_PATH, EEXIST, EROFS, 0 };
+static const int e_rmdir[] = { E_PATH, EBUSY, EINVAL, ENOTEMPTY, EPERM, EROFS, 0 };
+static const int e_link[] = { E_PATH, EEXIST, EPERM, EXDEV, EROFS, 0 };
+static const int e_symlink[] = { E_PATH, EEXIST, EROFS, 0 };
 static const int e_readlink[] = { E_PATH, EINVAL, 0 };
-static const int e_chmod[] = { E_PATH, EPERM, 0 };
+static const int e_chmod[] = { E_PATH, EPERM, EROFS, 0 };
 static const int e_ftruncate[] = { EBADF, EINVAL, 0 };
 static const int e_getdents[] = { EBADF, EINVAL, ENOENT, ENOTDIR, 0 };
 static const int e_close_range[] = { EINVAL, 0 };
 /* rm -rf: whatever its lstat, open, getdents64, unlink and rmdir may give. */
 static const int e_rmtree[] = { E_PATH, EMFILE, EBUSY, EISDIR,	     ENOTEMPTY, EEXIST,
-				EINVAL, EBADF,	EPERM, ENAMETOOLONG, 0 };
+				EINVAL, EBADF,	EPERM, ENAMETOOLONG, EROFS,	0 };
 static const int e_chdir[] = { E_PATH, 0 };
 static const int e_fchdir[] = { EBADF, ENOTDIR, EACCES, 0 };
-static const int e_linkat[] = { E_PATH, EEXIST, EPERM, EBADF, 0 };
+static const int e_linkat[] = { E_PATH, EEXIST, EPERM, EBADF, EXDEV, EROFS, 0 };
+static const int e_mount[] = { E_PATH, EPERM, EINVAL, EBUSY, 0 };
+static const int e_umount[] = { E_PATH, EPERM, EINVAL, EBUSY, 0 };
 static const int e_none[] = { 0 };
 
 const struct op_desc torture_ops[OP_NR] = {
@@ -77,6 +82,8 @@ const struct op_desc torture_ops[OP_NR] = {
 	[OP_LOOKUP_MISSING] = { "lookup-missing", 20, e_stat },
 	[OP_FORK] = { "fork", 6, e_none },
 	[OP_EXIT] = { "exit", 6, e_none },
+	[OP_MOUNT] = { "mount", 6, e_mount },
+	[OP_UMOUNT] = { "umount2", 6, e_umount },
 	[OP_INIT] = { "init", 0, e_none },
 	[OP_SPAWN] = { "spawn", 0, e_none },
 };

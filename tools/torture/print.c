@@ -204,6 +204,18 @@ void torture_fmt_op(const struct op *op, char *buf, size_t len)
 	case OP_FORK:
 		snprintf(buf, len, "# fork%s", op->flags ? " CLONE_FILES" : "");
 		break;
+	case OP_MOUNT:
+		if (op->flags == MOUNT_TMPFS)
+			snprintf(buf, len, "mount none %s tmpfs 0", a);
+		else if (op->flags == MOUNT_RDONLY)
+			snprintf(buf, len, "mount none %s NULL MS_BIND,MS_REMOUNT,MS_RDONLY", a);
+		else
+			snprintf(buf, len, "mount %s %s NULL MS_BIND%s", b, a,
+				 op->flags == MOUNT_RBIND ? ",MS_REC" : "");
+		break;
+	case OP_UMOUNT:
+		snprintf(buf, len, "umount2 %s %s", a, op->flags ? "MNT_DETACH" : "0");
+		break;
 	case OP_EXIT:
 		snprintf(buf, len, "# exit");
 		break;

@@ -85,7 +85,7 @@ int walk_run(const struct walk_opts *o)
 	become(&fv, o->uid, o->gid);
 	printf("walk \"%s\" as uid %lu gid %lu (%s)\n", o->path, o->uid, o->gid,
 	       o->follow ? "stat: a trailing symlink is followed" : "lstat: not followed");
-	err = walk_print_trace(vfs, fstest_vfs_task(&fv), o->path, o->follow, o->steps);
+	err = walk_print_trace(vfs, fstest_vfs_task(&fv), o->path, o->follow, o->resolve, o->steps);
 	fstest_vfs_backend.end(&fv);
 	fstest_vfs_fini(&fv);
 	if (cli_vfs_destroy("walk", vfs))

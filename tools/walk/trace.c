@@ -52,6 +52,11 @@ static void trace_event(void *ctx, enum walk_event ev, const struct dentry *d, c
 		vfs_dentry_info(tr->vfs, d, &di);
 	switch (ev) {
 	case WALK_EV_START:
+		if (err) {
+			printf("  start     ref-walk refused: RESOLVE_CACHED wants the RCU walk "
+			       "or nothing\n");
+			break;
+		}
 		printf("  start     %s mode: %s\n", a ? "RCU-walk" : "ref-walk",
 		       a ? "no references taken, no stores to any dentry" :
 			   "a reference on each dentry as it goes");
@@ -79,9 +84,10 @@ static void trace_event(void *ctx, enum walk_event ev, const struct dentry *d, c
 		break;
 	case WALK_EV_UNLAZY:
 		if (a)
-			printf("  unlazy    at \"%s\": lockref_get_not_dead + d_seq re-check ok, "
-			       "now in ref-walk (d_count %d)\n",
-			       di.name, di.count);
+			printf("  unlazy    at \"%s\": legitimize_mnt (mount_lock seq %u unchanged) "
+			       "+ lockref_get_not_dead + d_seq re-check ok, now in ref-walk "
+			       "(d_count %d)\n",
+			       di.name, (unsigned int)b, di.count);
 		else
 			printf("  unlazy    at \"%s\" failed: the walk restarts in ref-walk mode\n",
 			       d ? di.name : "?");
@@ -89,6 +95,20 @@ static void trace_event(void *ctx, enum walk_event ev, const struct dentry *d, c
 	case WALK_EV_SYMLINK:
 		printf("  symlink   \"%s\" -> \"%.*s\" (link %u of at most 40)\n", di.name,
 		       (int)len, name, (unsigned int)a);
+		break;
+	case WALK_EV_MOUNT:
+		if (name)
+			printf("  mount     \"..\" at the root of mount %u: up to its mountpoint "
+			       "\"%s\" in mount %u\n",
+			       (unsigned int)b, di.name, (unsigned int)a);
+		else if (b)
+			printf("  mount     \"%s\" is a mountpoint (DCACHE_MOUNTED): the mount hash "
+			       "gives mount %u, cross to its root; mount_lock seq %u unchanged\n",
+			       di.name, (unsigned int)a, (unsigned int)b);
+		else
+			printf("  mount     \"%s\" is a mountpoint (DCACHE_MOUNTED): lookup_mnt() "
+			       "gives mount %u with a reference, cross to its root\n",
+			       di.name, (unsigned int)a);
 		break;
 	case WALK_EV_DOTDOT:
 		printf("  dotdot    \"..\" -> \"%s\"\n", di.name);
@@ -104,7 +124,8 @@ static void trace_event(void *ctx, enum walk_event ev, const struct dentry *d, c
 	}
 }
 
-int walk_print_trace(struct vfs *vfs, struct task *t, const char *path, bool follow, bool steps)
+int walk_print_trace(struct vfs *vfs, struct task *t, const char *path, bool follow,
+		     unsigned int resolve, bool steps)
 {
 	struct tracer tr = { vfs, steps, false };
 	struct walk_trace wt = { trace_event, &tr };
@@ -112,7 +133,7 @@ int walk_print_trace(struct vfs *vfs, struct task *t, const char *path, bool fol
 	int err;
 
 	vfs_events_read_self(before);
-	err = vfs_walk(t, AT_FDCWD, path, follow, &wt);
+	err = vfs_walk(t, AT_FDCWD, path, follow, resolve, &wt);
 	vfs_events_read_self(after);
 	/* An empty path fails (ENOENT) before the walk starts: its result all the same. */
 	if (!tr.done)

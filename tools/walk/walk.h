@@ -21,11 +21,13 @@ struct walk_opts {
 	bool create; /* build the path first */
 	bool follow; /* stat(), not lstat() */
 	bool steps; /* every step, not just the result */
+	unsigned int resolve; /* openat2's RESOLVE_* flags */
 	unsigned long uid, gid;
 };
 
 /* Walk path in t, printing the result (and each step with steps); 0 or -errno. */
-int walk_print_trace(struct vfs *vfs, struct task *t, const char *path, bool follow, bool steps);
+int walk_print_trace(struct vfs *vfs, struct task *t, const char *path, bool follow,
+		     unsigned int resolve, bool steps);
 /* A fresh VFS, the path and the lines in it, the walk printed; the exit status. */
 int walk_run(const struct walk_opts *o);
 
