@@ -254,7 +254,7 @@ static int ck_push_ref(struct ck_ref **r, size_t *n, size_t *cap, const void *p,
 static long ck_index(const struct ck *c, const struct dentry *d)
 {
 	struct ck_ref key = { d, 0, 0 };
-	const struct ck_ref *r = bsearch(&key, c->didx, c->nd, sizeof(key), cmp_ref);
+	const struct ck_ref *r = c->nd ? bsearch(&key, c->didx, c->nd, sizeof(key), cmp_ref) : NULL;
 
 	return r ? (long)r->n : -1;
 }
@@ -355,7 +355,8 @@ static int ck_collect_mounts(struct ck *c)
 		if (ret)
 			break;
 		/* Each fs_struct and each file once, however many tasks share it. */
-		if (!bsearch(&(struct ck_ref){ t->fs }, seen, nseen, sizeof(*seen), cmp_ref)) {
+		if (!nseen ||
+		    !bsearch(&(struct ck_ref){ t->fs }, seen, nseen, sizeof(*seen), cmp_ref)) {
 			ret = ck_add_path_mount(c, &t->fs->root) ||
 			      ck_add_path_mount(c, &t->fs->pwd) ||
 			      ck_push_ref(&seen, &nseen, &cap, t->fs, 1, 0);
@@ -364,8 +365,8 @@ static int ck_collect_mounts(struct ck *c)
 		for (unsigned int fd = 0; !ret && fd < fdt->max_fds; fd++) {
 			struct file *f = fdt->fd[fd];
 
-			if (!f ||
-			    bsearch(&(struct ck_ref){ f }, seen, nseen, sizeof(*seen), cmp_ref))
+			if (!f || (nseen && bsearch(&(struct ck_ref){ f }, seen, nseen,
+						    sizeof(*seen), cmp_ref)))
 				continue;
 			ret = ck_add_path_mount(c, file_path(v, f)) ||
 			      ck_push_ref(&seen, &nseen, &cap, f, 1, 0);
