@@ -281,7 +281,8 @@ static int ck_add_dentry(struct ck *c, struct dentry *d, unsigned int parent)
 
 /* ---- mounts ---- */
 
-#define CK_MAX_MOUNTS 4096
+/* More than the kernel's fs.mount-max (100,000 by default) lets a namespace hold. */
+#define CK_MAX_MOUNTS (1u << 17)
 
 static long ck_mount_index(const struct ck *c, const struct mount *m)
 {
