@@ -67,9 +67,18 @@ interrupt_when() {
 	fi
 }
 
-# Once the first scenario's prediction is out: the summary has d_lockref.
-start sim --all-scenarios --seeds 1
-interrupt_when "sim --all-scenarios" out '^predicted after/before' \
+# --all-scenarios runs its simulations in processes of their own, round by
+# round (each scenario's first op count, then the doublings its ratio asks
+# for), and prints at the end. Once the second round is past d_lockref's
+# two sides (progress lines from 24 on), Ctrl-C: the summary has d_lockref.
+start sim --all-scenarios --seeds 1 --jobs 2 --progress
+i=0
+while [ "$(grep -c ' CPUs of ' "$work/err" 2>/dev/null)" -lt 24 ] && [ $i -lt 2400 ]; do
+	i=$((i + 1))
+	sleep 0.05
+done
+printf 'progress\n' >>"$work/err.mark"
+interrupt_when "sim --all-scenarios" err.mark '^progress' \
 	'[0-9]* of [0-9]* scenarios' '^d_lockref '
 
 # Three CPU counts, Ctrl-C during the second: the run in progress ends, the

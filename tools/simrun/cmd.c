@@ -7,6 +7,7 @@
  */
 #include <getopt.h>
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -140,6 +141,7 @@ static void usage(FILE *f)
 		"  --progress          a line on stderr per simulated run: what, how long\n"
 		"  --jobs N            run the simulations (CPU counts, sides, profiles,\n"
 		"                      scenarios) in N processes; the output is --jobs 1's\n"
+		"                      (--all-scenarios: default one per CPU it may use)\n"
 		"  --emit-jobs DIR     write DIR/jobs, one command line per simulation (for\n"
 		"                      GNU parallel or a Slurm array), and run nothing\n"
 		"  --collect DIR       the report from the results of DIR/jobs' lines\n"
@@ -344,7 +346,8 @@ static int run_point(struct sim_cli *c, const struct sim_profile *p, int k, int 
 		return 0;
 	case SIM_POINT_TAKEN:
 		/* A job simulated it: its speed counts in the summary all the same. */
-		speed_add(&speed, &r->speed);
+		if (!sim_jobs_dry())
+			speed_add(&speed, &r->speed);
 		return 0;
 	default:
 		return -1;
@@ -660,12 +663,17 @@ static int run_converged(struct sim_cli *c, const struct sim_profile *p, struct 
 	c->steps = 0;
 	c->converged = false;
 	for (;;) {
+		bool unknown;
+
+		sim_jobs_mark();
 		ret = run_all(c, p, res, nr);
 		if (ret)
 			return ret;
+		/* A dry walk with results still to come: the next round goes on from here. */
+		unknown = sim_jobs_dry() && sim_jobs_unknown();
 		c->conv_ops[c->steps] = c->ops;
 		c->conv_ratio[c->steps] = *nr > 1 ? judged_ratio(c, res, *nr - 1) : 1;
-		if (c->steps++ && ratio_change(c, res, *nr, prev) < SIM_CONVERGE_TOL) {
+		if (c->steps++ && (unknown || ratio_change(c, res, *nr, prev) < SIM_CONVERGE_TOL)) {
 			c->converged = true;
 			return 0;
 		}
@@ -1201,6 +1209,7 @@ static int sim_cmd_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct sim_args x;
+	bool isolate = false;
 	int ret;
 
 	memset(&x, 0, sizeof(x));
@@ -1227,8 +1236,24 @@ static int sim_cmd_run(int argc, char **argv)
 	}
 	if (jobs_conflict(&x.jobs))
 		return 2;
+	/*
+	 * Every scenario is its own simulations, each in a process of its own
+	 * (so none depends on what ran before it) and, unless told otherwise,
+	 * on every CPU this process may use: the output is the same.
+	 */
+	if (x.all && !x.jobs.emit_dir && !x.jobs.collect_dir && !x.jobs.job) {
+		cpu_set_t set;
+
+		isolate = true;
+		if (!x.jobs.jobs)
+			x.jobs.jobs = !sched_getaffinity(0, sizeof(set), &set) ?
+					      (unsigned int)(CPU_COUNT(&set) < 64 ?
+								     CPU_COUNT(&set) :
+								     64) :
+					      1;
+	}
 	intr_catch();
-	if (sim_jobs_wanted(&x.jobs))
+	if (isolate || sim_jobs_wanted(&x.jobs))
 		return sim_jobs_drive(&x.jobs, sim_walk, &x, sizeof(x), argc, argv, opts);
 	return sim_walk(&x);
 }

@@ -47,7 +47,23 @@ static struct {
 	bool wrote;
 	struct job *v;
 	unsigned int n, cap;
+	unsigned int added; /* M_LIST: points this walk found that were not listed */
+	bool unknown; /* a dry walk met a point without a result since sim_jobs_mark() */
+	unsigned int *order; /* the last M_LIST walk's points, as indexes into v, in turn */
+	unsigned int norder, caporder;
 } st;
+
+/* The last listing walk met point v[k] next: the walk that prints goes the same way. */
+static void order_push(unsigned int k)
+{
+	if (st.norder == st.caporder) {
+		st.caporder = st.caporder ? 2 * st.caporder : 64;
+		st.order = realloc(st.order, st.caporder * sizeof(*st.order));
+		if (!st.order)
+			abort();
+	}
+	st.order[st.norder++] = k;
+}
 
 bool sim_jobs_wanted(const struct sim_jobs_opts *o)
 {
@@ -59,9 +75,19 @@ bool sim_jobs_dry(void)
 	return st.mode == M_LIST || st.mode == M_ONE;
 }
 
+void sim_jobs_mark(void)
+{
+	st.unknown = false;
+}
+
+bool sim_jobs_unknown(void)
+{
+	return st.unknown;
+}
+
 bool sim_jobs_ready(void)
 {
-	return st.mode == M_REPLAY && st.i < st.n && st.v[st.i].have;
+	return st.mode == M_REPLAY && st.i < st.norder && st.v[st.order[st.i]].have;
 }
 
 /* ---- a result as text, both ways ---- */
@@ -426,6 +452,29 @@ out:
 
 /* ---- the walks ---- */
 
+/* The listed point with this key, or NULL. */
+static struct job *find(const char *key)
+{
+	for (unsigned int k = 0; k < st.n; k++)
+		if (!strcmp(st.v[k].key, key))
+			return &st.v[k];
+	return NULL;
+}
+
+/*
+ * A result a job made, for a walk that only needs it to go on (a
+ * converging scenario's next step depends on it): the numbers without the
+ * contention report, which stays with the job for the walk that prints.
+ */
+static enum sim_point_act lend(const struct job *j, struct sim_result *r, double *rate,
+			       unsigned int seeds)
+{
+	*r = j->r;
+	memset(&r->c2c, 0, sizeof(r->c2c));
+	memcpy(rate, j->rate, seeds * sizeof(*rate));
+	return SIM_POINT_TAKEN;
+}
+
 enum sim_point_act sim_jobs_point(const char *key, struct sim_result *r, double *rate,
 				  unsigned int seeds)
 {
@@ -435,6 +484,19 @@ enum sim_point_act sim_jobs_point(const char *key, struct sim_result *r, double 
 	case M_OFF:
 		return SIM_POINT_RUN;
 	case M_LIST:
+		/*
+		 * Points with results let the walk go where they lead (a
+		 * scenario converging over more steps); a new one is listed.
+		 */
+		j = find(key);
+		st.i++;
+		if (j)
+			order_push((unsigned int)(j - st.v));
+		if (j && j->have)
+			return lend(j, r, rate, seeds);
+		st.unknown = true;
+		if (j)
+			return SIM_POINT_SKIP;
 		if (st.n == st.cap) {
 			st.cap = st.cap ? 2 * st.cap : 64;
 			st.v = realloc(st.v, st.cap * sizeof(*st.v));
@@ -443,18 +505,28 @@ enum sim_point_act sim_jobs_point(const char *key, struct sim_result *r, double 
 		}
 		memset(&st.v[st.n], 0, sizeof(st.v[st.n]));
 		st.v[st.n].key = strdup(key);
+		order_push(st.n);
 		st.n++;
-		st.i++;
+		st.added++;
 		return SIM_POINT_SKIP;
 	case M_ONE:
-		return ++st.i == st.want ? SIM_POINT_MINE : SIM_POINT_SKIP;
+		st.i++;
+		if (!strcmp(key, st.v[st.want - 1].key))
+			return SIM_POINT_MINE;
+		j = find(key);
+		if (j && j->have)
+			return lend(j, r, rate, seeds);
+		st.unknown = true;
+		return SIM_POINT_SKIP;
 	case M_REPLAY:
 		break;
 	}
-	j = st.i < st.n ? &st.v[st.i] : NULL;
+	j = st.i < st.norder ? &st.v[st.order[st.i]] : NULL;
 	st.i++;
 	if (!j || !j->have || strcmp(j->key, key)) {
-		cli_error("sim", "simulation %u (%s) has no result", st.i, key);
+		/* After a Ctrl-C the walk stops at the first: not an error. */
+		if (!intr_pending())
+			cli_error("sim", "simulation %u (%s) has no result", st.i, key);
 		return SIM_POINT_LOST;
 	}
 	*r = j->r;
@@ -487,6 +559,8 @@ static int dry_walk(int (*walk)(void *), void *ctx, const void *snap, size_t siz
 	memcpy(ctx, snap, size);
 	st.mode = mode;
 	st.i = 0;
+	if (mode == M_LIST)
+		st.norder = 0;
 	ret = walk(ctx);
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
@@ -553,6 +627,9 @@ static int run_local(unsigned int procs, int (*walk)(void *), void *ctx, const v
 		free(which);
 		return -1;
 	}
+	/* This round's points: those no earlier round ran. */
+	while (next <= st.n && st.v[next - 1].have)
+		next++;
 	for (;;) {
 		int status;
 		pid_t p;
@@ -572,7 +649,9 @@ static int run_local(unsigned int procs, int (*walk)(void *), void *ctx, const v
 				break;
 			}
 			pid[slot] = p;
-			which[slot] = next++;
+			which[slot] = next;
+			for (next++; next <= st.n && st.v[next - 1].have; next++)
+				;
 			running++;
 		}
 		if (!running)
@@ -784,10 +863,44 @@ int sim_jobs_drive(const struct sim_jobs_opts *o, int (*walk)(void *ctx), void *
 		ret = emit(o->emit_dir, argc, argv, opts);
 		goto out;
 	}
-	if (o->collect_dir ? collect(o->collect_dir) :
-			     run_local(o->jobs, walk, ctx, snap, ctx_size)) {
-		ret = 1;
-		goto out;
+	if (o->collect_dir) {
+		if (collect(o->collect_dir)) {
+			ret = 1;
+			goto out;
+		}
+		/* A scenario whose ratio the jobs' results did not settle needs more. */
+		st.added = 0;
+		ret = dry_walk(walk, ctx, snap, ctx_size, M_LIST);
+		if (!ret && st.added) {
+			cli_error("sim",
+				  "--collect: with these results a scenario doubles its operations "
+				  "again (%u more simulations, the first: %s); give --ops N to "
+				  "--emit-jobs and --collect for a fixed count",
+				  st.added, st.v[st.n - st.added].key);
+			ret = 1;
+		}
+		if (ret)
+			goto out;
+	} else {
+		/*
+		 * Rounds: run what the walk listed, then walk again with the
+		 * results, which may lead a converging scenario to points the
+		 * last walk could not see, until a walk finds none.
+		 */
+		for (;;) {
+			if (run_local(o->jobs, walk, ctx, snap, ctx_size)) {
+				ret = 1;
+				goto out;
+			}
+			if (intr_pending())
+				break;
+			st.added = 0;
+			ret = dry_walk(walk, ctx, snap, ctx_size, M_LIST);
+			if (ret)
+				goto out;
+			if (!st.added)
+				break;
+		}
 	}
 	memcpy(ctx, snap, ctx_size);
 	st.mode = M_REPLAY;
@@ -801,6 +914,7 @@ out:
 			c2c_free(&st.v[k].r.c2c);
 	}
 	free(st.v);
+	free(st.order);
 	memset(&st, 0, sizeof(st));
 	free(snap);
 	return ret;

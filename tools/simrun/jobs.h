@@ -55,6 +55,12 @@ enum sim_point_act sim_jobs_point(const char *key, struct sim_result *r, double 
 int sim_jobs_done(const struct sim_result *r, const double *rate, unsigned int seeds);
 /* A walk that only lists or runs points: write no files, add no heat map. */
 bool sim_jobs_dry(void);
+/*
+ * In a dry walk: did a point since sim_jobs_mark() have no result yet? A
+ * converging scenario stops doubling there; the next round goes on.
+ */
+void sim_jobs_mark(void);
+bool sim_jobs_unknown(void);
 /* The next point's result is at hand: an interrupted sweep still reports it. */
 bool sim_jobs_ready(void);
 
