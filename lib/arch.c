@@ -20,8 +20,7 @@ BUILD_BUG_ON(ARCH_NR_CPUS % 64 != 0);
 
 /* Bit i set: CPU number i belongs to a live thread. */
 static uint64_t cpu_used[ARCH_NR_CPUS / 64];
-/* This thread's number + 1; 0 until it first asks. */
-static __thread int cpu_self;
+__thread int arch_cpu_self;
 static pthread_key_t cpu_key;
 static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
 static bool cpu_key_ok;
@@ -35,7 +34,7 @@ static void cpu_free(unsigned int cpu)
 /* The key's destructor: the thread is exiting, outside any wait. */
 static void cpu_exit(void *arg)
 {
-	cpu_self = 0; /* a later destructor that asks claims anew */
+	arch_cpu_self = 0; /* a later destructor that asks claims anew */
 	cpu_free((unsigned int)((uintptr_t)arg - 1));
 }
 
@@ -44,7 +43,7 @@ static void cpu_key_init(void)
 	cpu_key_ok = pthread_key_create(&cpu_key, cpu_exit) == 0;
 }
 
-static int cpu_claim(void)
+int arch_cpu_claim(void)
 {
 	pthread_once(&cpu_once, cpu_key_init);
 	if (!cpu_key_ok)
@@ -63,20 +62,11 @@ static int cpu_claim(void)
 				cpu_free(cpu);
 				return -1;
 			}
-			cpu_self = (int)cpu + 1;
+			arch_cpu_self = (int)cpu + 1;
 			return (int)cpu;
 		}
 	}
 	return -1;
-}
-
-int arch_cpu_id(void)
-{
-	int self = cpu_self;
-
-	if (likely(self))
-		return self - 1;
-	return cpu_claim();
 }
 
 unsigned int arch_cpus_used(void)

@@ -26,7 +26,22 @@
 #else
 #define ARCH_NR_CPUS 1024u
 #endif
+#ifdef VFSLAB_SIM
 int arch_cpu_id(void);
+#else
+/* This thread's number + 1, 0 until it claims one: read inline, like smp_processor_id(). */
+extern __thread int arch_cpu_self;
+int arch_cpu_claim(void);
+
+static inline int arch_cpu_id(void)
+{
+	int self = arch_cpu_self;
+
+	if (likely(self))
+		return self - 1;
+	return arch_cpu_claim();
+}
+#endif
 #ifndef VFSLAB_SIM
 /* CPU numbers taken now (live threads that asked).  For tests. */
 unsigned int arch_cpus_used(void);

@@ -18,8 +18,18 @@
 #include "lib/arch.h" /* cpu_relax(), cpu_yield() */
 #include "lib/compiler.h"
 
-/* Barriers.  smp_rmb/smp_wmb are expressed as acquire/release fences. */
+/*
+ * Barriers.  smp_rmb/smp_wmb are expressed as acquire/release fences.
+ * smp_mb() natively on x86-64 is what the kernel's is there, a locked add
+ * of zero to the stack: as full a barrier for ordinary memory as MFENCE
+ * at a fraction of its cost (GCC 12 emits MFENCE for the C11 fence).  The
+ * simulator and TSan see only the C11 fence, which they instrument.
+ */
+#if defined(__x86_64__) && !defined(VFSLAB_SIM) && !defined(__SANITIZE_THREAD__)
+#define smp_mb() __asm__ __volatile__("lock orl $0,-4(%%rsp)" ::: "memory", "cc")
+#else
 #define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
 #define smp_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
 #define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)

@@ -2,8 +2,9 @@
 /*
  * kmem caches and kmalloc on jemalloc (mallocx/sdallocx with an explicit
  * alignment) or, without it, on aligned_alloc/free.  Models the interface of
- * mm/slab_common.c.  The in-use count is a percpu counter so that open/close
- * loops do not gain a shared cache line the kernel does not have.
+ * mm/slab_common.c.  The in-use count and the free stacks are per CPU so
+ * that open/close loops gain neither a shared cache line nor a locked
+ * instruction the kernel's SLUB fast path does not have.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -16,7 +17,7 @@
 #endif
 
 #include "lib/bug.h"
-#include "lib/percpu_counter.h"
+#include "lib/arch.h"
 #include "lib/rcu.h"
 #include "lib/slab.h"
 #include "lib/spinlock.h"
@@ -28,20 +29,29 @@
 /* A SLAB_TYPESAFE_BY_RCU cache's per-CPU stack of freed objects. */
 #define TYPESAFE_STACK 256
 
+/*
+ * One CPU's part of a cache, as SLUB's kmem_cache_cpu: its count of
+ * objects in use and, for SLAB_TYPESAFE_BY_RCU, its stack of freed
+ * objects.  A CPU number (arch_cpu_id()) belongs to one live thread, so
+ * the owner works on its part with plain loads and stores and no lock,
+ * as SLUB's this_cpu fast path does without a LOCK prefix.  Threads
+ * without a number share one more part, under its lock.
+ */
 struct kmem_cache_cpu {
-	spinlock_t lock; /* the owner's, except when another thread shares the slot */
+	long inuse; /* this CPU's allocs minus its frees; others only sum it */
 	unsigned int nr;
-	void *obj[TYPESAFE_STACK];
-} __cacheline_aligned;
+	void *obj[]; /* TYPESAFE_STACK of them, SLAB_TYPESAFE_BY_RCU only */
+};
 
 struct kmem_cache {
-	struct percpu_counter inuse; /* first: it is cache-line aligned */
 	size_t size; /* stride: object size rounded up */
 	size_t object_size; /* what the creator asked for */
 	size_t align;
 	unsigned int flags;
 	char name[KMEM_CACHE_NAME_LEN];
-	struct kmem_cache_cpu *cpu; /* NR_CPUS of them, SLAB_TYPESAFE_BY_RCU only */
+	spinlock_t shared_lock; /* guards shared, the part of threads without a number */
+	struct kmem_cache_cpu *shared;
+	struct kmem_cache_cpu *cpu[ARCH_NR_CPUS]; /* made by each CPU on first use */
 };
 
 static bool is_power_of_2(size_t n)
@@ -69,6 +79,52 @@ static void cache_mem_free(void *p, size_t size, size_t align)
 #endif
 }
 
+static size_t cache_cpu_size(const struct kmem_cache *c)
+{
+	size_t n = c->flags & SLAB_TYPESAFE_BY_RCU ? TYPESAFE_STACK : 0;
+
+	return ALIGN(sizeof(struct kmem_cache_cpu) + n * sizeof(void *), L1_CACHE_BYTES);
+}
+
+static struct kmem_cache_cpu *cache_cpu_new(const struct kmem_cache *c)
+{
+	struct kmem_cache_cpu *cpu = cache_mem_alloc(cache_cpu_size(c), L1_CACHE_BYTES);
+
+	if (cpu) {
+		cpu->inuse = 0;
+		cpu->nr = 0;
+	}
+	return cpu;
+}
+
+static void cache_cpu_free(const struct kmem_cache *c, struct kmem_cache_cpu *cpu)
+{
+	while (cpu->nr)
+		cache_mem_free(cpu->obj[--cpu->nr], c->size, c->align);
+	cache_mem_free(cpu, cache_cpu_size(c), L1_CACHE_BYTES);
+}
+
+/*
+ * This CPU's part, made on its first use (only its owner ever stores the
+ * pointer), or NULL for a thread without a number or when that fails:
+ * the caller then takes the shared part under its lock.
+ */
+static struct kmem_cache_cpu *this_cache_cpu(struct kmem_cache *c)
+{
+	int id = arch_cpu_id();
+	struct kmem_cache_cpu *cpu;
+
+	if (unlikely(id < 0))
+		return NULL;
+	cpu = c->cpu[id];
+	if (likely(cpu))
+		return cpu;
+	cpu = cache_cpu_new(c);
+	if (cpu)
+		__atomic_store_n(&c->cpu[id], cpu, __ATOMIC_RELEASE); /* for the summing side */
+	return cpu;
+}
+
 /* Models kmem_cache_create() in mm/slab_common.c. */
 struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
 				     unsigned int flags)
@@ -89,23 +145,17 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 	if (!c)
 		return NULL;
 	memset(c, 0, sizeof(*c));
-	percpu_counter_init(&c->inuse);
 	c->object_size = size;
 	c->align = align;
 	/* A multiple of the alignment, hence of 64 with SLAB_HWCACHE_ALIGN. */
 	c->size = ALIGN(size, align);
 	c->flags = flags;
 	snprintf(c->name, sizeof(c->name), "%s", name ? name : "");
-	if (flags & SLAB_TYPESAFE_BY_RCU) {
-		c->cpu = cache_mem_alloc(sizeof(*c->cpu) * NR_CPUS, L1_CACHE_BYTES);
-		if (!c->cpu) {
-			cache_mem_free(c, sizeof(*c), L1_CACHE_BYTES);
-			return NULL;
-		}
-		for (unsigned int i = 0; i < NR_CPUS; i++) {
-			spin_lock_init(&c->cpu[i].lock);
-			c->cpu[i].nr = 0;
-		}
+	spin_lock_init(&c->shared_lock);
+	c->shared = cache_cpu_new(c);
+	if (!c->shared) {
+		cache_mem_free(c, sizeof(*c), L1_CACHE_BYTES);
+		return NULL;
 	}
 	return c;
 }
@@ -121,26 +171,11 @@ void kmem_cache_destroy(struct kmem_cache *c)
 	rcu_barrier();
 	inuse = kmem_cache_inuse(c);
 	WARN(inuse != 0, "kmem_cache_destroy %s: %ld objects still in use", c->name, inuse);
-	if (c->cpu) {
-		for (unsigned int i = 0; i < NR_CPUS; i++)
-			while (c->cpu[i].nr)
-				cache_mem_free(c->cpu[i].obj[--c->cpu[i].nr], c->size, c->align);
-		cache_mem_free(c->cpu, sizeof(*c->cpu) * NR_CPUS, L1_CACHE_BYTES);
-	}
+	for (unsigned int i = 0; i < ARCH_NR_CPUS; i++)
+		if (c->cpu[i])
+			cache_cpu_free(c, c->cpu[i]);
+	cache_cpu_free(c, c->shared);
 	cache_mem_free(c, sizeof(*c), L1_CACHE_BYTES);
-}
-
-/* A recycled object from this CPU's stack, or NULL. */
-static void *typesafe_pop(struct kmem_cache *c)
-{
-	struct kmem_cache_cpu *cpu = &c->cpu[raw_smp_processor_id()];
-	void *obj = NULL;
-
-	spin_lock(&cpu->lock);
-	if (cpu->nr)
-		obj = cpu->obj[--cpu->nr];
-	spin_unlock(&cpu->lock);
-	return obj;
 }
 
 static void typesafe_release(void *ctx, void *obj)
@@ -150,18 +185,45 @@ static void typesafe_release(void *ctx, void *obj)
 	cache_mem_free(obj, c->size, c->align);
 }
 
-/* Models kmem_cache_alloc(). */
-void *kmem_cache_alloc(struct kmem_cache *c)
+/* A recycled object from @cpu's stack, or new memory; counted on @cpu. */
+static void *cache_cpu_alloc(struct kmem_cache *c, struct kmem_cache_cpu *cpu)
 {
 	void *obj = NULL;
 
-	if (c->cpu)
-		obj = typesafe_pop(c);
-	if (!obj)
+	if (cpu->nr)
+		obj = cpu->obj[--cpu->nr];
+	else
 		obj = cache_mem_alloc(c->size, c->align);
-
 	if (likely(obj))
-		percpu_counter_inc(&c->inuse);
+		WRITE_ONCE(cpu->inuse, cpu->inuse + 1);
+	return obj;
+}
+
+/*
+ * Uncounts @obj on @cpu and keeps it on @cpu's stack if the cache is
+ * SLAB_TYPESAFE_BY_RCU and there is room; returns what is left to free.
+ */
+static void *cache_cpu_free_obj(struct kmem_cache_cpu *cpu, void *obj, bool typesafe)
+{
+	WRITE_ONCE(cpu->inuse, cpu->inuse - 1);
+	if (typesafe && cpu->nr < TYPESAFE_STACK) {
+		cpu->obj[cpu->nr++] = obj;
+		return NULL;
+	}
+	return obj;
+}
+
+/* Models kmem_cache_alloc(). */
+void *kmem_cache_alloc(struct kmem_cache *c)
+{
+	struct kmem_cache_cpu *cpu = this_cache_cpu(c);
+	void *obj;
+
+	if (likely(cpu))
+		return cache_cpu_alloc(c, cpu);
+	spin_lock(&c->shared_lock);
+	obj = cache_cpu_alloc(c, c->shared);
+	spin_unlock(&c->shared_lock);
 	return obj;
 }
 
@@ -178,24 +240,26 @@ void *kmem_cache_zalloc(struct kmem_cache *c)
 /* Models kmem_cache_free(). */
 void kmem_cache_free(struct kmem_cache *c, void *obj)
 {
+	bool typesafe = c->flags & SLAB_TYPESAFE_BY_RCU;
+	struct kmem_cache_cpu *cpu;
+
 	if (unlikely(!obj))
 		return;
-	percpu_counter_dec(&c->inuse);
-	if (c->cpu) {
-		struct kmem_cache_cpu *cpu = &c->cpu[raw_smp_processor_id()];
-
-		spin_lock(&cpu->lock);
-		if (cpu->nr < TYPESAFE_STACK) {
-			cpu->obj[cpu->nr++] = obj;
-			obj = NULL;
-		}
-		spin_unlock(&cpu->lock);
-		/* A full stack: the memory goes back only after a grace period. */
-		if (obj)
-			rcu_defer_free(obj, typesafe_release, c);
-		return;
+	cpu = this_cache_cpu(c);
+	if (likely(cpu)) {
+		obj = cache_cpu_free_obj(cpu, obj, typesafe);
+	} else {
+		spin_lock(&c->shared_lock);
+		obj = cache_cpu_free_obj(c->shared, obj, typesafe);
+		spin_unlock(&c->shared_lock);
 	}
-	cache_mem_free(obj, c->size, c->align);
+	if (!obj)
+		return;
+	/* A full stack: the memory goes back only after a grace period. */
+	if (typesafe)
+		rcu_defer_free(obj, typesafe_release, c);
+	else
+		cache_mem_free(obj, c->size, c->align);
 }
 
 static void kmem_cache_free_rcu_cb(void *ctx, void *obj)
@@ -213,7 +277,15 @@ void kmem_cache_free_rcu(struct kmem_cache *c, void *obj)
 
 long kmem_cache_inuse(const struct kmem_cache *c)
 {
-	return percpu_counter_sum(&c->inuse);
+	long sum = READ_ONCE(c->shared->inuse);
+
+	for (unsigned int i = 0; i < ARCH_NR_CPUS; i++) {
+		const struct kmem_cache_cpu *cpu = __atomic_load_n(&c->cpu[i], __ATOMIC_ACQUIRE);
+
+		if (cpu)
+			sum += READ_ONCE(cpu->inuse);
+	}
+	return sum;
 }
 
 size_t kmem_cache_size(const struct kmem_cache *c)
