@@ -89,6 +89,19 @@ else
 	bad "--html: $(cat "$work/outh" "$work/errh")"
 fi
 
+# From v6.10 on stat2 at 20 CPUs the smallest change that takes d_lockref
+# off the lines the walk reads is the kernel's own v6.11 move, and it wins.
+if "$vfslab" advise dentry --workload stat2 --cpus 20 --from v6.10 --out "$work/k.layout" \
+	>"$work/outk" 2>&1 &&
+	"$vfslab" layout dentry --variant "dentry=$work/k.layout" 2>&1 | sed 1d >"$work/k.txt" &&
+	"$vfslab" layout dentry --variant dentry=v6.11 2>&1 | sed 1d >"$work/611.txt" &&
+	cmp -s "$work/k.txt" "$work/611.txt" &&
+	grep -q '^winner: candidate [1-9][0-9]* (input, write-shared moved)' "$work/outk"; then
+	ok "from v6.10 the advisor proposes v6.11's layout, offset for offset"
+else
+	bad "from v6.10: $(grep -A3 '^winner' "$work/outk"; diff "$work/611.txt" "$work/k.txt")"
+fi
+
 # refused WHAT TEXT ARGS...: advise exits non-zero, naming TEXT.
 refused() {
 	what=$1 text=$2
@@ -106,4 +119,5 @@ refused "no --cpus" "--workload and --cpus are required" dentry --workload stat2
 refused "unknown workload" "unknown workload 'nope'" dentry --workload stat2,nope --cpus 4
 refused "bad --from" "--from:" dentry --workload stat2 --cpus 4 --from nosuch
 refused "one CPU" "--cpus" dentry --workload stat2 --cpus 1
+refused "bad --line-margin" "--line-margin" dentry --workload stat2 --cpus 4 --line-margin -1
 summary
