@@ -416,8 +416,7 @@ static int advise_run(struct advise_cmd *a)
 		printf("\ncandidate %u touches more lines than the input (at 1 CPU, or in all), and its "
 		       "ratio at %u CPUs is %.3f times the best that does not (candidate %u): "
 		       "more than the %.0f%% a line must buy\n",
-		       more, o->cpus, ratio(o, &res[more], &res[win], 1), win,
-		       a->margin * 100);
+		       more, o->cpus, ratio(o, &res[more], &res[win], 1), win, a->margin * 100);
 		win = more;
 	}
 	printf("\nwinner: candidate %u (%s)\n", win, win ? cand[win].how : "the input itself");
@@ -465,7 +464,8 @@ out:
 
 int cmd_advise(int argc, char **argv)
 {
-	struct advise_cmd a = { .o = { .jobs = 1, .ops = ADV_OPS }, .margin = ADV_LINE_MARGIN / 100.0 };
+	struct advise_cmd a = { .o = { .jobs = 1, .ops = ADV_OPS },
+				.margin = ADV_LINE_MARGIN / 100.0 };
 	int ret;
 
 	a.o.prof = sim_profile_find("spr");
