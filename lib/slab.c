@@ -64,7 +64,8 @@ static void *cache_mem_alloc(size_t size, size_t align)
 #ifdef HAVE_JEMALLOC
 	return mallocx(size, MALLOCX_ALIGN(align));
 #else
-	return aligned_alloc(align, size);
+	/* C11 wants a size that is a multiple of the alignment. */
+	return aligned_alloc(align, ALIGN(size, align));
 #endif
 }
 
