@@ -35,9 +35,12 @@ tools_vfslab_sim_SOURCES = \
 	%D%/jobs.h \
 	%D%/main.c \
 	%D%/objects.c \
+	%D%/report.c \
 	%D%/run.c \
+	%D%/simcli.h \
 	%D%/simrun.h \
-	%D%/sysops_sim.c
+	%D%/sysops_sim.c \
+	%D%/walk.c
 tools_vfslab_sim_CFLAGS = $(WARN_CFLAGS) $(PTHREAD_CFLAGS) $(LIBEDIT_CFLAGS) $(JANSSON_CFLAGS)
 tools_vfslab_sim_LDFLAGS = -Wl,--wrap=kmem_cache_alloc -Wl,--wrap=kmem_cache_zalloc
 tools_vfslab_sim_LDADD = tools/libtools.a $(SIM_LDADD) $(LIBEDIT_LIBS) $(JANSSON_LIBS)
