@@ -337,6 +337,7 @@ static int advise_run(struct advise_cmd *a)
 	char *files[ADV_CANDIDATES + 2] = { 0 }; /* [0]: the probe, then the candidates */
 	char *first[2], *text = NULL;
 	unsigned int n = 0, built, win = 0, more = ~0u;
+	double margin = a->margin > ADV_SAME ? a->margin : ADV_SAME;
 	int ret = 1;
 
 	if (!res || !mkdtemp(dir)) {
@@ -402,17 +403,24 @@ static int advise_run(struct advise_cmd *a)
 		if (*best == ~0u || better(o, &res[i], &cand[i], &res[*best], &cand[*best]))
 			*best = i;
 	}
-	/* Of those, the fewest lines that come within the margin of the best of them. */
-	for (unsigned int i = 1, top = more; top != ~0u && i <= n; i++) {
-		if (no_more_lines(o, &res[i], &cand[i], &res[0], &cand[0]) ||
-		    ratio(o, &res[i], &res[top], 1) * (1 + a->margin) < 1)
-			continue;
-		if (lines_touched(o, &res[i]) < lines_touched(o, &res[more]) ||
-		    (lines_touched(o, &res[i]) == lines_touched(o, &res[more]) &&
-		     better(o, &res[i], &cand[i], &res[more], &cand[more])))
-			more = i;
-	}
-	if (more != ~0u && ratio(o, &res[more], &res[win], 1) > 1 + a->margin) {
+	/*
+	 * If the best of those touching more beats the best that does not by
+	 * the margin, the one with the fewest lines within the margin of it
+	 * (and still beating that by the margin) wins.
+	 */
+	if (more != ~0u && ratio(o, &res[more], &res[win], 1) > 1 + margin) {
+		unsigned int top = more;
+
+		for (unsigned int i = 1; i <= n; i++) {
+			if (no_more_lines(o, &res[i], &cand[i], &res[0], &cand[0]) ||
+			    ratio(o, &res[i], &res[win], 1) <= 1 + margin ||
+			    ratio(o, &res[i], &res[top], 1) * (1 + a->margin) < 1)
+				continue;
+			if (lines_touched(o, &res[i]) < lines_touched(o, &res[more]) ||
+			    (lines_touched(o, &res[i]) == lines_touched(o, &res[more]) &&
+			     better(o, &res[i], &cand[i], &res[more], &cand[more])))
+				more = i;
+		}
 		printf("\ncandidate %u touches more lines than the input (at 1 CPU, or in all), and its "
 		       "ratio at %u CPUs is %.3f times the best that does not (candidate %u): "
 		       "more than the %.0f%% a line must buy\n",
