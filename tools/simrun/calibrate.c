@@ -200,8 +200,8 @@ static double measure_cpi(struct sim_profile *p, const struct calib_opts *o, FIL
 			     "instruction\n");
 	for (unsigned int i = 0; i < nw && n < CALIB_WORKLOADS_MAX; i++) {
 		/* --workload: dcount is a workload and a scenario. */
-		const char *args[] = { "--workload", all[i]->name, "--cpus",	 "1",
-				       "--ops",	     "300",	   "--profile",	 path,
+		const char *args[] = { "--workload", all[i]->name, "--cpus",	"1",
+				       "--ops",	     "300",	   "--profile", path,
 				       "--entry-ns", "0",	   NULL };
 		struct sim_tsv_row row;
 		double ns, extra;
@@ -226,8 +226,8 @@ static double measure_cpi(struct sim_profile *p, const struct calib_opts *o, FIL
 			p->wl_cpi[p->nr_wl_cpi++].cpi = cpi[n];
 		}
 		if (log)
-			fprintf(log, "#   %-10s %9.1f ns %7.1f ns %9.1f instrs  %.3f\n", all[i]->name,
-				ns, extra, row.instrs_per_op, cpi[n]);
+			fprintf(log, "#   %-10s %9.1f ns %7.1f ns %9.1f instrs  %.3f\n",
+				all[i]->name, ns, extra, row.instrs_per_op, cpi[n]);
 		n++;
 	}
 	unlink(path);
