@@ -194,31 +194,34 @@ static void move_span(const struct search *sr, const struct adv_cand *c, unsigne
 	memcpy(x->how, c->how, sizeof(x->how));
 }
 
+/* Into *best, if cheaper: c with the item at k moved anywhere else; lines1 capped if cap. */
+static void best_move(const struct search *sr, const struct adv_cand *c, unsigned int k, bool cap,
+		      struct adv_cand *best)
+{
+	unsigned int span = span_at(sr, c, k);
+
+	for (unsigned int at = 0; at + span <= c->ntok; at++) {
+		struct adv_cand x;
+
+		if (at == k)
+			continue;
+		move_span(sr, c, k, span, at, &x);
+		if (cap && x.lines1 > sr->lines1_in)
+			continue;
+		if (x.cost < best->cost - 1e-9)
+			*best = x;
+	}
+}
+
 /* Move one item at a time while the cost drops; lines1 capped if cap. */
 static void improve(const struct search *sr, struct adv_cand *c, bool cap)
 {
 	for (int round = 0; round < 64; round++) {
 		struct adv_cand best = *c;
 
-		for (unsigned int k = 0; k < c->ntok; k++) {
-			int t = c->tok[k];
-			unsigned int span;
-
-			if (t == ADV_ALIGN || pinned(sr, t))
-				continue;
-			span = span_at(sr, c, k);
-			for (unsigned int at = 0; at + span <= c->ntok; at++) {
-				struct adv_cand x;
-
-				if (at == k)
-					continue;
-				move_span(sr, c, k, span, at, &x);
-				if (cap && x.lines1 > sr->lines1_in)
-					continue;
-				if (x.cost < best.cost - 1e-9)
-					best = x;
-			}
-		}
+		for (unsigned int k = 0; k < c->ntok; k++)
+			if (c->tok[k] != ADV_ALIGN && !pinned(sr, c->tok[k]))
+				best_move(sr, c, k, cap, &best);
 		if (best.cost >= c->cost - 1e-9)
 			return;
 		*c = best;
@@ -237,7 +240,7 @@ static void evict_shared(const struct search *sr, const struct adv_cand *input, 
 	evaluate(sr, c);
 	for (unsigned int t = 0; t < sr->nf; t++) {
 		struct adv_cand best = *c;
-		unsigned int k = 0, span;
+		unsigned int k = 0;
 
 		if (sr->fields[t].cls != ADV_SHARED || pinned(sr, (int)t))
 			continue;
@@ -245,16 +248,7 @@ static void evict_shared(const struct search *sr, const struct adv_cand *input, 
 			k++;
 		if (k == c->ntok)
 			continue;
-		span = span_at(sr, c, k);
-		for (unsigned int at = 0; at + span <= c->ntok; at++) {
-			struct adv_cand x;
-
-			if (at == k)
-				continue;
-			move_span(sr, c, k, span, at, &x);
-			if (x.cost < best.cost - 1e-9)
-				best = x;
-		}
+		best_move(sr, c, k, false, &best);
 		*c = best;
 	}
 	snprintf(c->how, sizeof(c->how), "input, write-shared moved");
