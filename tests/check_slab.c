@@ -155,6 +155,53 @@ START_TEST(test_typesafe_by_rcu)
 }
 END_TEST
 
+static struct kmem_cache *typesafe_cache;
+
+/* Frees what the caller allocated, then allocates: its own stack's top. */
+static void *free_then_alloc_thread(void *arg)
+{
+	void *again;
+
+	rcu_register_thread();
+	kmem_cache_free(typesafe_cache, arg);
+	again = kmem_cache_alloc(typesafe_cache);
+	kmem_cache_free(typesafe_cache, again);
+	rcu_unregister_thread();
+	return again;
+}
+
+/*
+ * Per CPU, as SLUB's fast path: an object freed on another thread goes on
+ * that thread's stack, not back to the thread that allocated it, and the
+ * counts stay exact though each thread's own goes negative or positive.
+ */
+START_TEST(test_typesafe_per_cpu)
+{
+	pthread_t t;
+	void *x, *back, *mine;
+
+	rcu_register_thread();
+	typesafe_cache =
+		kmem_cache_create("filp", 184, 0, SLAB_HWCACHE_ALIGN | SLAB_TYPESAFE_BY_RCU);
+	ck_assert_ptr_nonnull(typesafe_cache);
+	x = kmem_cache_alloc(typesafe_cache);
+	ck_assert_int_eq(kmem_cache_inuse(typesafe_cache), 1);
+	ck_assert_int_eq(pthread_create(&t, NULL, free_then_alloc_thread, x), 0);
+	ck_assert_int_eq(pthread_join(t, &back), 0);
+	ck_assert_ptr_eq(back, x);
+	ck_assert_int_eq(kmem_cache_inuse(typesafe_cache), 0);
+	/* x stays on the other thread's stack: this thread gets new memory. */
+	mine = kmem_cache_alloc(typesafe_cache);
+	ck_assert_ptr_nonnull(mine);
+	ck_assert_ptr_ne(mine, x);
+	ck_assert_int_eq(kmem_cache_inuse(typesafe_cache), 1);
+	kmem_cache_free(typesafe_cache, mine);
+	ck_assert_int_eq(kmem_cache_inuse(typesafe_cache), 0);
+	kmem_cache_destroy(typesafe_cache);
+	rcu_unregister_thread();
+}
+END_TEST
+
 START_TEST(test_destroy_warns_on_leak)
 {
 	struct kmem_cache *c = kmem_cache_create("leaky", 64, 0, 0);
@@ -276,6 +323,7 @@ static Suite *slab_suite(void)
 	tcase_add_test(tc, test_create_args);
 	tcase_add_test(tc, test_alignment_and_stride);
 	tcase_add_test(tc, test_inuse_exact);
+	tcase_add_test(tc, test_typesafe_per_cpu);
 	tcase_add_test(tc, test_typesafe_by_rcu);
 	tcase_add_test(tc, test_destroy_warns_on_leak);
 	tcase_add_test(tc, test_concurrent_alloc_free);
