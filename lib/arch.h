@@ -110,7 +110,6 @@ void cpu_yield(void);
 struct stat_block;
 struct lib_thread {
 	struct stat_block *stat; /* lib/stats.h: NULL until the first count */
-	unsigned int cpu; /* lib/percpu_counter.h: its slot + 1; 0 until assigned */
 };
 
 extern __thread struct lib_thread lib_thread_self;
@@ -122,10 +121,10 @@ static __always_inline struct lib_thread *lib_thread(void)
 }
 
 /*
- * lib_thread_new - a context for a port's CPU @cpu, with its counters and
- * per-CPU slot set up.  Made outside any simulated run, and kept.
+ * lib_thread_new - a context for one of a port's CPUs, its counters set up.
+ * Made outside any simulated run, and kept.
  */
-struct lib_thread *lib_thread_new(unsigned int cpu);
+struct lib_thread *lib_thread_new(void);
 
 /*
  * lib_thread_switch - a port switches the thread from one of its CPUs to

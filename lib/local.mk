@@ -32,8 +32,6 @@ LIB_PORTABLE_SOURCES = \
 	%D%/lockref.h \
 	%D%/mutex.c \
 	%D%/mutex.h \
-	%D%/percpu_counter.c \
-	%D%/percpu_counter.h \
 	%D%/rcu.h \
 	%D%/rwsem.c \
 	%D%/rwsem.h \

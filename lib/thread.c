@@ -7,12 +7,11 @@
 #include <stdlib.h>
 
 #include "lib/arch.h"
-#include "lib/percpu_counter.h"
 #include "lib/stats.h"
 
 __thread struct lib_thread lib_thread_self;
 
-struct lib_thread *lib_thread_new(unsigned int cpu)
+struct lib_thread *lib_thread_new(void)
 {
 	struct lib_thread *t = calloc(1, sizeof(*t));
 
@@ -23,7 +22,6 @@ struct lib_thread *lib_thread_new(unsigned int cpu)
 		free(t);
 		return NULL;
 	}
-	t->cpu = cpu % NR_CPUS + 1; /* NR_CPUS slots: shared beyond, as natively */
 	return t;
 }
 

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Tests for lib/stats and lib/percpu_counter: per-thread counters are private
- * to their thread, sums over all threads (including exited ones) are exact,
- * and percpu counters sum exactly under concurrent updates.
+ * Tests for lib/stats: per-thread counters are private to their thread, and
+ * sums over all threads (including exited ones) are exact.
  */
 #include <check.h>
 #include <pthread.h>
@@ -10,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/percpu_counter.h"
 #include "lib/stats.h"
 
 #define NTHREADS 4
@@ -105,46 +103,6 @@ START_TEST(test_threads_sum)
 }
 END_TEST
 
-static struct percpu_counter pcpu;
-
-static void *pcpu_thread(void *arg)
-{
-	unsigned int *cpu = arg;
-
-	*cpu = raw_smp_processor_id();
-	for (int i = 0; i < NITERS; i++) {
-		percpu_counter_add(&pcpu, 3);
-		percpu_counter_dec(&pcpu);
-	}
-	percpu_counter_inc(&pcpu);
-	return NULL;
-}
-
-START_TEST(test_percpu_counter)
-{
-	pthread_t t[NTHREADS];
-	unsigned int cpus[NTHREADS];
-	unsigned int me = raw_smp_processor_id();
-
-	ck_assert_uint_lt(me, NR_CPUS);
-	ck_assert_uint_eq(raw_smp_processor_id(), me); /* stable per thread */
-	percpu_counter_init(&pcpu);
-	ck_assert_int_eq(percpu_counter_sum(&pcpu), 0);
-	for (int i = 0; i < NTHREADS; i++)
-		ck_assert_int_eq(pthread_create(&t[i], NULL, pcpu_thread, &cpus[i]), 0);
-	for (int i = 0; i < NTHREADS; i++)
-		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
-	ck_assert_int_eq(percpu_counter_sum(&pcpu), (long)NTHREADS * (2L * NITERS + 1));
-	/* Fewer than NR_CPUS threads: all got distinct slots. */
-	for (int i = 0; i < NTHREADS; i++) {
-		ck_assert_uint_lt(cpus[i], NR_CPUS);
-		ck_assert_uint_ne(cpus[i], me);
-		for (int j = 0; j < i; j++)
-			ck_assert_uint_ne(cpus[i], cpus[j]);
-	}
-}
-END_TEST
-
 static Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -154,7 +112,6 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_self);
 	tcase_add_test(tc, test_threads_sum);
-	tcase_add_test(tc, test_percpu_counter);
 	suite_add_tcase(s, tc);
 	return s;
 }

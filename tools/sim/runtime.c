@@ -16,7 +16,6 @@
 #include "lib/arch_libc.h"
 #include "lib/atomic.h"
 #include "lib/compiler.h"
-#include "lib/percpu_counter.h"
 #include "lib/stats.h"
 #include "tools/sim/sim.h"
 

@@ -78,7 +78,7 @@ int main(int argc, char **argv)
 	fixed_addresses(argv);
 
 	for (unsigned int i = 0; i < SIM_MAX_CPUS; i++) {
-		premade[i] = lib_thread_new(i);
+		premade[i] = lib_thread_new();
 		if (!premade[i]) {
 			fprintf(stderr, "vfslab-sim: out of memory\n");
 			return 1;
