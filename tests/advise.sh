@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # vfslab advise on a tiny run: it writes a layout file vfslab layout
 # accepts, the rates it prints for the winner and the input are those of a
-# separate `vfslab sim` run of each, the ratio is theirs, --jobs 2 prints
-# what --jobs 1 does, pins hold, and bad arguments are refused by name.
+# separate `vfslab sim` run of each with the same --ops and --seeds (the
+# mean of the perturbed runs), the ratio is theirs, --jobs 2 prints what
+# --jobs 1 does, pins hold, and bad arguments are refused by name. Then the
+# issue's two starting points on the defaults: v6.10's dentry gives v6.11's
+# layout, v6.12's file a rate no lower than v6.15's.
 set -u
 vfslab=${top_builddir:-.}/tools/vfslab
 # A sanitizer build has no simulator (tools/simrun/local.mk).
@@ -14,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 
 run() {
 	"$vfslab" advise dentry --workload stat2 --cpus 4 --from randomize:5 --jobs "$1" \
-		--out "$work/a$1.layout" >"$work/out$1" 2>&1
+		--ops 100 --seeds 2 --out "$work/a$1.layout" >"$work/out$1" 2>&1
 }
 if ! run 1; then
 	bad "advise failed: $(cat "$work/out1")"
@@ -47,7 +50,7 @@ rates() {
 		"$work/out1"
 }
 sim() {
-	"$vfslab" sim stat2 --variant "dentry=$1" --cpus 1,4 --ops 100 --format tsv 2>/dev/null |
+	"$vfslab" sim stat2 --variant "dentry=$1" --cpus 1,4 --ops 100 --seeds 2 --format tsv 2>/dev/null |
 		awk -F '\t' 'NR > 1 { printf "%s%s", (NR > 2 ? " " : ""), $3 } END { print "" }'
 }
 # The same bytes: layouts are built before the simulated CPU starts, so
@@ -80,8 +83,8 @@ fi
 
 # --html: the heat map of the input beside the winner, from the sim command it prints.
 if "$vfslab" advise dentry --workload stat2 --cpus 4 --from v6.10 --out "$work/h.layout" \
-	--html "$work/h.html" >"$work/outh" 2>"$work/errh" &&
-	grep -q "^heat map: vfslab sim stat2 --cpus 1,4 .*--variant dentry=v6.10 --variant dentry=$work/h.layout --report html $work/h.html\$" "$work/outh" &&
+	--ops 100 --seeds 1 --html "$work/h.html" >"$work/outh" 2>"$work/errh" &&
+	grep -q "^heat map: vfslab sim stat2 --cpus 1,4 --ops 100 --seeds 1 .*--variant dentry=v6.10 --variant dentry=$work/h.layout --report html $work/h.html\$" "$work/outh" &&
 	grep -q '<svg' "$work/h.html" && grep -qF "dentry=v6.10" "$work/h.html" &&
 	grep -qF "dentry=$work/h.layout" "$work/h.html"; then
 	ok "--html: a page with both layouts, and the sim command that drew it"
@@ -91,7 +94,7 @@ fi
 
 # From v6.10 on stat2 at 20 CPUs the smallest change that takes d_lockref
 # off the lines the walk reads is the kernel's own v6.11 move, and it wins.
-if "$vfslab" advise dentry --workload stat2 --cpus 20 --from v6.10 --out "$work/k.layout" \
+if "$vfslab" advise dentry --workload stat2 --cpus 20 --from v6.10 --jobs 2 --out "$work/k.layout" \
 	>"$work/outk" 2>&1 &&
 	"$vfslab" layout dentry --variant "dentry=$work/k.layout" 2>&1 | sed 1d >"$work/k.txt" &&
 	"$vfslab" layout dentry --variant dentry=v6.11 2>&1 | sed 1d >"$work/611.txt" &&
@@ -100,6 +103,18 @@ if "$vfslab" advise dentry --workload stat2 --cpus 20 --from v6.10 --out "$work/
 	ok "from v6.10 the advisor proposes v6.11's layout, offset for offset"
 else
 	bad "from v6.10: $(grep -A3 '^winner' "$work/outk"; diff "$work/611.txt" "$work/k.txt")"
+fi
+
+# From v6.12 on pread3 at 128 CPUs: f_ref off the lines pread reads, at a
+# rate no lower than v6.15's (which moved it) in the same simulations.
+if "$vfslab" advise file --workload pread3 --cpus 128 --from v6.12 --jobs 2 --out "$work/p.layout" \
+	>"$work/outp" 2>&1 &&
+	"$vfslab" sim pread3 --cpus 128 --seeds 8 --jobs 2 --variant file=v6.15 \
+		--variant "file=$work/p.layout" --format tsv >"$work/p.tsv" 2>/dev/null &&
+	awk -F '\t' 'NR == 2 { a = $3 } NR == 3 { b = $3 } END { exit !(b >= a) }' "$work/p.tsv"; then
+	ok "from v6.12 the advised file runs pread3 at 128 CPUs no slower than v6.15: $(cut -f3 "$work/p.tsv" | tr '\n' ' ')"
+else
+	bad "from v6.12: $(grep -A2 '^winner' "$work/outp"; cat "$work/p.tsv")"
 fi
 
 # refused WHAT TEXT ARGS...: advise exits non-zero, naming TEXT.
@@ -120,4 +135,7 @@ refused "unknown workload" "unknown workload 'nope'" dentry --workload stat2,nop
 refused "bad --from" "--from:" dentry --workload stat2 --cpus 4 --from nosuch
 refused "one CPU" "--cpus" dentry --workload stat2 --cpus 1
 refused "bad --line-margin" "--line-margin" dentry --workload stat2 --cpus 4 --line-margin -1
+refused "no seeds" "--seeds" dentry --workload stat2 --cpus 4 --seeds 0
+refused "too many seeds" "--seeds" dentry --workload stat2 --cpus 4 --seeds 17
+refused "too few ops" "--ops" dentry --workload stat2 --cpus 4 --ops 5
 summary

@@ -15,7 +15,11 @@
 #include "tools/advise/advise.h"
 #include "tools/cmd.h"
 
-/* The runs of one layout, in the child. */
+/*
+ * The runs of one layout, in the child: at each CPU count the mean rate of
+ * o->seeds runs perturbed as `vfslab sim --seeds` perturbs them (one
+ * unperturbed run for 1), the lines touched from the first.
+ */
 static void simulate_one(const struct adv_opts *o, const char *path, struct adv_result *r)
 {
 	char spec[VFS_LAYOUT_SPEC_MAX + 16];
@@ -28,25 +32,34 @@ static void simulate_one(const struct adv_opts *o, const char *path, struct adv_
 		goto out;
 	for (unsigned int w = 0; w < o->nwl; w++) {
 		for (int k = 0; k < 2; k++) {
-			/* As vfslab sim runs it: its default report depth included. */
-			struct sim_run_opts ro = {
-				.wl = o->wl[w],
-				.prof = o->prof,
-				.cpus = k ? o->cpus : 1,
-				.ops = o->ops,
-				.entry_ns = -1,
-				.c2c_top = 4,
-			};
+			struct adv_run *run = &r->run[w][k];
 
-			if (sim_run_workload(&ro, &cfg, sr)) {
-				cli_error("advise", "%s on %u CPUs with %s: the simulation failed",
-					  o->wl[w]->name, ro.cpus, path);
-				goto out;
+			for (unsigned int seed = 0; seed < o->seeds; seed++) {
+				/* As vfslab sim runs it: its default report depth included. */
+				struct sim_run_opts ro = {
+					.wl = o->wl[w],
+					.prof = o->prof,
+					.cpus = k ? o->cpus : 1,
+					.ops = o->ops,
+					.entry_ns = -1,
+					.seed = o->seeds > 1 ? seed + 1 : 0,
+					.c2c_top = seed ? 0 : 4,
+				};
+
+				if (sim_run_workload(&ro, &cfg, sr)) {
+					cli_error("advise",
+						  "%s on %u CPUs with %s: the simulation failed",
+						  o->wl[w]->name, ro.cpus, path);
+					goto out;
+				}
+				run->ops_s += sr->br.median;
+				if (!seed) {
+					run->ops = sr->ops;
+					run->lines = sr->c2c.structs[o->s];
+				}
+				c2c_free(&sr->c2c);
 			}
-			r->run[w][k].ops_s = sr->br.median;
-			r->run[w][k].ops = sr->ops;
-			r->run[w][k].lines = sr->c2c.structs[o->s];
-			c2c_free(&sr->c2c);
+			run->ops_s /= o->seeds; /* summed in seed order, as vfslab sim does */
 		}
 	}
 	r->ok = true;
