@@ -21,6 +21,7 @@ BUILD_BUG_ON(ARCH_NR_CPUS % 64 != 0);
 /* Bit i set: CPU number i belongs to a live thread. */
 static uint64_t cpu_used[ARCH_NR_CPUS / 64];
 __thread int arch_cpu_self;
+unsigned int arch_cpu_ids;
 static pthread_key_t cpu_key;
 static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
 static bool cpu_key_ok;
@@ -63,6 +64,12 @@ int arch_cpu_claim(void)
 				return -1;
 			}
 			arch_cpu_self = (int)cpu + 1;
+			/* Release: before this thread's first per-CPU add, as a CPU comes up. */
+			for (unsigned int ids = __atomic_load_n(&arch_cpu_ids, __ATOMIC_RELAXED);
+			     ids <= cpu &&
+			     !__atomic_compare_exchange_n(&arch_cpu_ids, &ids, cpu + 1, false,
+							  __ATOMIC_RELEASE, __ATOMIC_RELAXED);)
+				;
 			return (int)cpu;
 		}
 	}

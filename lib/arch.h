@@ -46,6 +46,25 @@ static inline int arch_cpu_id(void)
 /* CPU numbers taken now (live threads that asked).  For tests. */
 unsigned int arch_cpus_used(void);
 #endif
+/*
+ * Models nr_cpu_ids: no CPU has a number at or above it, so a sum over
+ * per-CPU slots (for_each_possible_cpu()) stops there.  Natively the
+ * highest number ever handed out, plus one; the port's is ARCH_NR_CPUS.
+ */
+#ifdef VFSLAB_SIM
+static inline unsigned int arch_nr_cpu_ids(void)
+{
+	return ARCH_NR_CPUS;
+}
+#else
+extern unsigned int arch_cpu_ids;
+
+static inline unsigned int arch_nr_cpu_ids(void)
+{
+	/* Acquire: a slot's adds by the thread that raised it come after. */
+	return __atomic_load_n(&arch_cpu_ids, __ATOMIC_ACQUIRE);
+}
+#endif
 
 /*
  * Whether the platform takes a CPU away from lib/ while it holds or waits

@@ -484,6 +484,9 @@ START_TEST(test_spinlock_slot_reuse)
 		ck_assert_uint_eq(arch_cpus_used(), 0);
 	}
 	ck_assert_uint_gt(threads, ARCH_NR_CPUS);
+	/* Numbers are reused, so nr_cpu_ids stays at the most ever live at once. */
+	ck_assert_uint_ge(arch_nr_cpu_ids(), 1);
+	ck_assert_uint_le(arch_nr_cpu_ids(), 3);
 	ck_assert_uint_gt(queued, REUSE_ROUNDS / 4);
 	ck_assert_uint_eq(reuse_lock.val, 0);
 }
@@ -529,6 +532,7 @@ START_TEST(test_spinlock_slots_full)
 		ck_assert_int_eq(pthread_create(&holders[i], &attr, slot_holder, NULL), 0);
 	pthread_barrier_wait(&full_barrier);
 	ck_assert_uint_eq(arch_cpus_used(), ARCH_NR_CPUS);
+	ck_assert_uint_eq(arch_nr_cpu_ids(), ARCH_NR_CPUS);
 	ck_assert_int_eq(arch_cpu_id(), -1);
 
 	spin_lock_steal = _i == 0;
@@ -550,6 +554,7 @@ START_TEST(test_spinlock_slots_full)
 	for (unsigned int i = 0; i < ARCH_NR_CPUS; i++)
 		ck_assert_int_eq(pthread_join(holders[i], NULL), 0);
 	ck_assert_uint_eq(arch_cpus_used(), 0);
+	ck_assert_uint_eq(arch_nr_cpu_ids(), ARCH_NR_CPUS); /* possible CPUs stay possible */
 	pthread_barrier_destroy(&full_barrier);
 	pthread_attr_destroy(&attr);
 	free(holders);

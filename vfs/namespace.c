@@ -60,13 +60,15 @@ static inline void mnt_pcp_add(struct mount *mnt, size_t field, long n)
 		__atomic_fetch_add(p, n, __ATOMIC_RELAXED);
 }
 
+/* The possible CPUs' slots (nr_cpu_ids of them) and the shared one after all. */
 static long mnt_pcp_sum(const struct mount *mnt, size_t field)
 {
+	unsigned int n = arch_nr_cpu_ids();
 	long sum = 0;
 
-	for (unsigned int i = 0; i < MNT_PCP_SLOTS; i++)
+	for (unsigned int i = 0; i < n && i < ARCH_NR_CPUS; i++)
 		sum += READ_ONCE(*(const long *)((const char *)&mnt->mnt_pcp[i] + field));
-	return sum;
+	return sum + READ_ONCE(*(const long *)((const char *)&mnt->mnt_pcp[ARCH_NR_CPUS] + field));
 }
 
 /* Models mnt_add_count(): this CPU's slot, or the one shared counter. */
