@@ -16,6 +16,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "vfs/check.h"

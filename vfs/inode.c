@@ -14,6 +14,7 @@
  *  reads i_mode and i_link without references.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "vfs/mount.h"
