@@ -16,11 +16,11 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdint.h>
 #include <stdlib.h>
 
 #include "vfs/check.h"
 #include "vfs/mount.h"
+#include "vfs/ptrmap.h"
 
 /* vfs/namei.c's BOGO_DIRENT_SIZE: tmpfs' directory size per name. */
 #define CK_DIRENT_SIZE 20
@@ -190,64 +190,6 @@ struct ck_mount {
 	unsigned int children, holders;
 };
 
-/*
- * A pointer -> index map, open addressing. A torture run leaves thousands
- * of mounts; looked up by a scan, the tree's check grew with their square
- * and took over the run (seven times fewer ops a second after 20 s).
- */
-struct ck_pmap {
-	struct ck_pslot {
-		const void *p; /* NULL: empty */
-		size_t i;
-	} * slot;
-	size_t mask, used;
-};
-
-static size_t ck_pslot_of(const struct ck_pmap *h, const void *p)
-{
-	return ((uintptr_t)p * 0x9e3779b97f4a7c15ull >> 20) & h->mask;
-}
-
-static long ck_pmap_find(const struct ck_pmap *h, const void *p)
-{
-	if (!h->slot)
-		return -1;
-	for (size_t s = ck_pslot_of(h, p);; s = (s + 1) & h->mask) {
-		if (h->slot[s].p == p)
-			return (long)h->slot[s].i;
-		if (!h->slot[s].p)
-			return -1;
-	}
-}
-
-/* Add p (not there yet) with index i; doubles the table past half full. */
-static int ck_pmap_add(struct ck_pmap *h, const void *p, size_t i)
-{
-	size_t s;
-
-	if (2 * (h->used + 1) > (h->slot ? h->mask + 1 : 0)) {
-		struct ck_pmap n = { .mask = h->slot ? 2 * h->mask + 1 : 63, .used = h->used };
-
-		n.slot = calloc(n.mask + 1, sizeof(*n.slot));
-		if (!n.slot)
-			return -1;
-		for (size_t k = 0; h->slot && k <= h->mask; k++) {
-			if (!h->slot[k].p)
-				continue;
-			for (s = ck_pslot_of(&n, h->slot[k].p); n.slot[s].p; s = (s + 1) & n.mask)
-				;
-			n.slot[s] = h->slot[k];
-		}
-		free(h->slot);
-		*h = n;
-	}
-	for (s = ck_pslot_of(h, p); h->slot[s].p; s = (s + 1) & h->mask)
-		;
-	h->slot[s] = (struct ck_pslot){ p, i };
-	h->used++;
-	return 0;
-}
-
 /* A pointer with its multiplicity (after sorting) or an index. */
 struct ck_ref {
 	const void *p;
@@ -266,7 +208,7 @@ struct ck {
 	size_t ninodes, nfiles, nfss, nfs, ntasks;
 	struct ck_mount *mnts;
 	size_t nmnts, capm;
-	struct ck_pmap mpos; /* mount -> index into mnts */
+	struct ptrmap mpos; /* mount -> index into mnts */
 };
 
 static int cmp_ref(const void *a, const void *b)
@@ -346,7 +288,7 @@ static int ck_add_dentry(struct ck *c, struct dentry *d, unsigned int parent)
 
 static long ck_mount_index(const struct ck *c, const struct mount *m)
 {
-	return ck_pmap_find(&c->mpos, m);
+	return ptrmap_find(&c->mpos, m);
 }
 
 /* m and every mount below it through mnt_mounts. */
@@ -370,7 +312,7 @@ static int ck_add_mount_tree(struct ck *c, struct mount *m)
 		return ck_fail(c->err, c->len, "more than %u mounts: a cycle?", CK_MAX_MOUNTS);
 	idx = c->nmnts++;
 	c->mnts[idx] = (struct ck_mount){ .m = m };
-	if (ck_pmap_add(&c->mpos, m, idx))
+	if (ptrmap_add(&c->mpos, m, idx))
 		return ck_fail(c->err, c->len, "out of memory");
 	list_for_each_entry(p, &m->mnt_mounts, mnt_child) {
 		if (p->mnt_parent != m)
@@ -519,7 +461,7 @@ static int ck_mounts(struct ck *c)
 static int ck_walk_tree(struct ck *c)
 {
 	struct vfs *v = c->v;
-	struct ck_pmap roots = { 0 }; /* the superblocks' roots queued */
+	struct ptrmap roots = { 0 }; /* the superblocks' roots queued */
 	char p[CK_PATH_MAX];
 
 	if (!IS_ROOT(v, v->root))
@@ -529,18 +471,18 @@ static int ck_walk_tree(struct ck *c)
 	for (size_t i = 0; i < c->nmnts; i++) {
 		struct dentry *root = c->mnts[i].m->mnt.mnt_sb->s_root;
 
-		if (ck_pmap_find(&roots, root) >= 0)
+		if (ptrmap_find(&roots, root) >= 0)
 			continue;
-		if (ck_pmap_add(&roots, root, c->nd)) {
-			free(roots.slot);
+		if (ptrmap_add(&roots, root, c->nd)) {
+			ptrmap_free(&roots);
 			return ck_fail(c->err, c->len, "out of memory");
 		}
 		if (ck_add_dentry(c, root, c->nd)) {
-			free(roots.slot);
+			ptrmap_free(&roots);
 			return -1;
 		}
 	}
-	free(roots.slot);
+	ptrmap_free(&roots);
 	/* dent[] doubles as the breadth-first queue. */
 	for (size_t i = 0; i < c->nd; i++) {
 		struct dentry *d = c->dent[i].d;
@@ -916,7 +858,7 @@ static void ck_free(struct ck *c)
 	free(c->fss);
 	free(c->fs);
 	free(c->mnts);
-	free(c->mpos.slot);
+	ptrmap_free(&c->mpos);
 }
 
 static int ck_run(struct ck *c)

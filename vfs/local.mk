@@ -27,6 +27,8 @@ noinst_LIBRARIES += %D%/libvfs.a
 	%D%/open.c \
 	%D%/phase.c \
 	%D%/phase.h \
+	%D%/ptrmap.c \
+	%D%/ptrmap.h \
 	%D%/pipe.c \
 	%D%/read_write.c \
 	%D%/readdir.c \

@@ -42,7 +42,7 @@ static void simulate_one(const struct adv_opts *o, const char *path, struct adv_
 					.cpus = k ? o->cpus : 1,
 					.ops = o->ops,
 					.entry_ns = -1,
-					.seed = o->seeds > 1 ? seed + 1 : 0,
+					.seed = sim_seed_nth(o->seeds, seed),
 					.c2c_top = seed ? 0 : 4,
 				};
 

@@ -30,6 +30,12 @@ extern const struct sys_ops sys_ops_sim;
 /* sim --seeds: perturbed runs of one point at most. */
 #define SIM_MAX_SEEDS 16
 
+/* The seed of run @i of @n averaged for one point: one run is unperturbed. */
+static inline unsigned int sim_seed_nth(unsigned int n, unsigned int i)
+{
+	return n > 1 ? i + 1 : 0;
+}
+
 struct sim_run_opts {
 	const struct workload *wl;
 	const struct sim_profile *prof;

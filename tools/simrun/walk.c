@@ -118,7 +118,7 @@ static int simulate_point(struct sim_cli *c, const struct sim_profile *p, int k,
 			.cpus = o->tasks[k],
 			.ops = c->ops,
 			.entry_ns = c->entry_ns,
-			.seed = n > 1 ? seed + 1 : 0,
+			.seed = sim_seed_nth(n, seed),
 			.c2c_top = seed ? 0 : c->top,
 		};
 		struct sim_result *x = seed ? &tmp : r;
