@@ -468,21 +468,31 @@ double host_atomic_ns(void)
 	return best(v, RUNS);
 }
 
-/* A private, CPU-bound loop on @cpu: ns it took. */
+/*
+ * A private, CPU-bound loop on @cpu for a fixed time: its rate, loop
+ * iterations per ns.
+ */
 struct corun {
 	int cpu;
 	pthread_barrier_t *start;
-	double ns;
+	double rate;
 };
 
-static double spin_ns(void)
+#define CORUN_NS 50e6
+
+static double spin_rate(void)
 {
 	volatile uint64_t x = 0;
-	double t0 = now_ns();
+	uint64_t n = 0;
+	double t0 = now_ns(), t;
 
-	for (uint64_t i = 0; i < 20000000; i++)
-		x += i;
-	return now_ns() - t0;
+	do {
+		for (unsigned int i = 0; i < 10000; i++)
+			x += i;
+		n += 10000;
+		t = now_ns();
+	} while (t - t0 < CORUN_NS);
+	return n / (t - t0);
 }
 
 static void *corun_main(void *arg)
@@ -492,35 +502,61 @@ static void *corun_main(void *arg)
 	pin(c->cpu);
 	if (c->start)
 		pthread_barrier_wait(c->start);
-	c->ns = spin_ns();
+	c->rate = spin_rate();
 	return NULL;
 }
 
+/* The loop on @cpu_a alone (@both false) or on both CPUs at once: mean rate. */
+static double corun_rate(int cpu_a, int cpu_b, bool both)
+{
+	struct corun c[2] = { { .cpu = cpu_a }, { .cpu = cpu_b } };
+	pthread_barrier_t start;
+	pthread_t t[2];
+	int n = both ? 2 : 1, i;
+
+	if (both) {
+		pthread_barrier_init(&start, NULL, 2);
+		c[0].start = c[1].start = &start;
+	}
+	for (i = 0; i < n; i++)
+		if (pthread_create(&t[i], NULL, corun_main, &c[i]))
+			break;
+	if (both && i == 1)
+		pthread_barrier_wait(&start); /* release the one that started */
+	for (int j = 0; j < i; j++)
+		pthread_join(t[j], NULL);
+	if (both)
+		pthread_barrier_destroy(&start);
+	return i < n ? -1 : (c[0].rate + c[1].rate) / n;
+}
+
+/*
+ * Measured the way `sim validate` measures a workload's 2/1 ratio, so the
+ * two agree on what "both CPUs busy" costs: throughput over a fixed time
+ * (the mean of the two CPUs' rates, as the two threads' operations add up,
+ * not the slower one's), alone and together in adjacent pairs, the order
+ * alternating so a drift in the host's speed cancels, and the median pair.
+ */
 double host_corun_speed(int cpu_a, int cpu_b)
 {
-	double alone[RUNS], both[RUNS];
-	pthread_barrier_t start;
+	double v[RUNS];
 
 	for (int r = 0; r < RUNS; r++) {
-		struct corun one = { .cpu = cpu_a }, two[2] = { { .cpu = cpu_a, .start = &start },
-								{ .cpu = cpu_b, .start = &start } };
-		pthread_t t[2];
+		double alone, both;
 
-		if (pthread_create(&t[0], NULL, corun_main, &one))
+		if (r & 1) {
+			both = corun_rate(cpu_a, cpu_b, true);
+			alone = corun_rate(cpu_a, cpu_b, false);
+		} else {
+			alone = corun_rate(cpu_a, cpu_b, false);
+			both = corun_rate(cpu_a, cpu_b, true);
+		}
+		if (alone <= 0 || both <= 0)
 			return -1;
-		pthread_join(t[0], NULL);
-		alone[r] = one.ns;
-		pthread_barrier_init(&start, NULL, 2);
-		for (int i = 0; i < 2; i++)
-			if (pthread_create(&t[i], NULL, corun_main, &two[i]))
-				return -1;
-		for (int i = 0; i < 2; i++)
-			pthread_join(t[i], NULL);
-		pthread_barrier_destroy(&start);
-		/* The slower of the pair: the pair finishes when it does. */
-		both[r] = two[0].ns > two[1].ns ? two[0].ns : two[1].ns;
+		v[r] = both / alone;
 	}
-	return best(alone, RUNS) / best(both, RUNS);
+	qsort(v, RUNS, sizeof(*v), cmp_double);
+	return v[RUNS / 2];
 }
 
 double host_pause_ns(void)
