@@ -3,11 +3,13 @@
  * Tests for vfs/check.c: the invariant checkers pass on a healthy VFS and
  * catch each kind of corruption `vfslab torture` relies on them for. Each
  * test breaks one thing through vfs/internal.h (a d_count, an fd bitmap
- * bit, a d_parent, a hash, an f_count, an i_nlink, a slab object), asserts
+ * bit, a d_parent, a hash, an f_count, an i_nlink, a slab object, the
+ * namespace's count of its mounts), asserts
  * the checker names it, repairs it, and ends with vfs_destroy() at 0.
  */
 #include "tests/vfs_test.h"
 #include "vfs/check.h"
+#include "vfs/mount.h"
 
 static char err[1024];
 
@@ -358,6 +360,24 @@ START_TEST(test_in_lookup)
 }
 END_TEST
 
+START_TEST(test_mount_count)
+{
+	struct vt e;
+	int fd;
+
+	vt_begin(&e, "");
+	fd = build(&e);
+	VT_EQ(sys_mount(e.t, "none", "/a/b", "tmpfs", 0, NULL), 0);
+	check_healthy(&e, fd);
+	e.v->mnt_ns->mounts++;
+	CK_FAILS(vfs_check_tree(e.v, err, sizeof(err)), "the namespace counts 3 mounts, 2");
+	e.v->mnt_ns->mounts--;
+	VT_EQ(sys_umount2(e.t, "/a/b", 0), 0);
+	check_healthy(&e, fd);
+	finish(&e, fd);
+}
+END_TEST
+
 static Suite *check_suite(void)
 {
 	Suite *s = suite_create("check");
@@ -376,6 +396,7 @@ static Suite *check_suite(void)
 	tcase_add_test(tc, test_slab_leak);
 	tcase_add_test(tc, test_lru);
 	tcase_add_test(tc, test_in_lookup);
+	tcase_add_test(tc, test_mount_count);
 	suite_add_tcase(s, tc);
 	return s;
 }

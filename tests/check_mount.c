@@ -129,6 +129,45 @@ START_TEST(test_stacked_and_bind)
 }
 END_TEST
 
+/* fs.mount-max, as Linux 6.18 applied it in a mount namespace (count_mounts()). */
+START_TEST(test_mount_max)
+{
+	struct vt e;
+	char err[128];
+	struct vfs_config cfg;
+
+	vfs_config_default(&cfg);
+	ck_assert_int_eq(vfs_config_parse(&cfg, "mount-max=0", err, sizeof(err)), -1);
+	ck_assert_int_eq(vfs_config_parse(&cfg, "mount-max=2147483648", err, sizeof(err)), -1);
+	/* The namespace's root mount counts: room for three more. */
+	vt_begin(&e, "mount-max=4");
+	VT_EQ(sys_mkdir(e.t, "/a", 0755), 0);
+	VT_EQ(sys_mkdir(e.t, "/b", 0755), 0);
+	vt_touch(e.t, "/f");
+	VT_EQ(sys_mount(e.t, "none", "/a", "tmpfs", 0, NULL), 0);
+	VT_EQ(sys_mkdir(e.t, "/a/s", 0755), 0);
+	VT_EQ(sys_mount(e.t, "none", "/a/s", "tmpfs", 0, NULL), 0);
+	/* One more fits: a bind copies one mount, a recursive one both. */
+	VT_EQ(sys_mount(e.t, "/a", "/b", NULL, MS_BIND | MS_REC, NULL), -ENOSPC);
+	VT_EQ(sys_mount(e.t, "/a", "/b", NULL, MS_BIND, NULL), 0);
+	VT_EQ(sys_mount(e.t, "none", "/b", "tmpfs", 0, NULL), -ENOSPC);
+	VT_EQ(sys_mount(e.t, "/a", "/b", NULL, MS_BIND, NULL), -ENOSPC);
+	/* A file on a directory is ENOTDIR before the count. */
+	VT_EQ(sys_mount(e.t, "/f", "/b", NULL, MS_BIND, NULL), -ENOTDIR);
+	VT_EQ(sys_umount2(e.t, "/b", 0), 0);
+	/* A lazy umount of a tree gives back all of it. */
+	VT_EQ(sys_umount2(e.t, "/a", MNT_DETACH), 0);
+	VT_EQ(sys_mount(e.t, "none", "/a", "tmpfs", 0, NULL), 0);
+	VT_EQ(sys_mount(e.t, "none", "/b", "tmpfs", 0, NULL), 0);
+	VT_EQ(sys_mount(e.t, "none", "/b", "tmpfs", 0, NULL), 0);
+	VT_EQ(sys_mount(e.t, "none", "/b", "tmpfs", 0, NULL), -ENOSPC);
+	VT_EQ(sys_umount2(e.t, "/b", 0), 0);
+	VT_EQ(sys_umount2(e.t, "/b", 0), 0);
+	VT_EQ(sys_umount2(e.t, "/a", 0), 0);
+	vt_end(&e);
+}
+END_TEST
+
 START_TEST(test_read_only)
 {
 	struct vt e;
@@ -355,6 +394,7 @@ static Suite *mount_suite(void)
 	tcase_add_test(tc, test_mount_tree_percpu);
 	tcase_add_test(tc, test_mount_tree_atomic);
 	tcase_add_test(tc, test_stacked_and_bind);
+	tcase_add_test(tc, test_mount_max);
 	tcase_add_test(tc, test_read_only);
 	tcase_add_test(tc, test_lazy_umount);
 	tcase_add_test(tc, test_expire);

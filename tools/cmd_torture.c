@@ -16,6 +16,9 @@
 #include "tools/interrupt.h"
 #include "tools/torture/torture.h"
 
+/* fs.mount-max for the torture's namespace unless --variant gives one. */
+#define TORTURE_MOUNT_MAX 256
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -31,10 +34,11 @@ static void usage(FILE *f)
 		"WHITEOUT), unlink, mkdir, rmdir, link, linkat(AT_EMPTY_PATH), symlink,\n"
 		"readlink, chmod, ftruncate, getdents64, close_range, chdir, fchdir, rm -rf,\n"
 		"mount (tmpfs, bind, recursive bind, read-only bind) and umount2 (half of\n"
-		"them MNT_DETACH) over a few names in a few directory levels, and stats of\n"
-		"names nothing creates (lookup-missing: threads miss the same names at once,\n"
-		"the lookups d_alloc_parallel() makes wait for each other; success is a\n"
-		"failure). Each return must be one Linux can give for that call here; the\n"
+		"them MNT_DETACH; fs.mount-max is %d unless --variant sets mount-max) over\n"
+		"a few names in a few directory levels, and stats of names nothing creates\n"
+		"(lookup-missing: threads miss the same names at once, the lookups\n"
+		"d_alloc_parallel() makes wait for each other; success is a failure).\n"
+		"Each return must be one Linux can give for that call here; the\n"
 		"invariants of vfs/check.h are checked after each op, in a stop-the-world\n"
 		"pause every --check-every ops (default 1000; the slab counts, which need an\n"
 		"rcu_barrier(), every tenth pause) and at the end, when every task has\n"
@@ -57,7 +61,7 @@ static void usage(FILE *f)
 		"  --fail-on C:E      treat errno E of call C as a failure (to exercise the\n"
 		"                     shrinker, or find a sequence that gives E); :crash aborts,\n"
 		"                     :hang sleeps forever there\n",
-		MAX_THREADS);
+		TORTURE_MOUNT_MAX, MAX_THREADS);
 }
 
 /* Seconds: a week is more than any run needs and less than any overflow. */
@@ -164,6 +168,13 @@ int cmd_torture(int argc, char **argv)
 	}
 	if (cli_config("torture", tt.variant, &tt.cfg))
 		return 2;
+	/*
+	 * The ops mount on a few names without end: stacks thousands deep
+	 * within seconds, every walk past them __lookup_mnt()'s time. A small
+	 * fs.mount-max bounds them and makes ENOSPC one of the outcomes.
+	 */
+	if (!tt.variant || !strstr(tt.variant, "mount-max="))
+		tt.cfg.mount_max = TORTURE_MOUNT_MAX;
 	if (!tt.ops && !tt.seconds)
 		tt.ops = 20000;
 	if (!seeded)

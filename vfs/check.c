@@ -392,7 +392,7 @@ static int ck_collect_mounts(struct ck *c)
 static int ck_mounts(struct ck *c)
 {
 	struct vfs *v = c->v;
-	size_t hashed = 0, in_table = 0;
+	size_t hashed = 0, in_table = 0, in_ns = 0;
 	char p[CK_PATH_MAX];
 
 	for (size_t i = 0; i < c->nmnts; i++) {
@@ -401,6 +401,7 @@ static int ck_mounts(struct ck *c)
 		/* Out of the namespace, children no longer hold their parent (umount_tree()). */
 		long want = (m->mnt_ns ? e->children : 0) + e->holders, count = mnt_get_count(v, m);
 
+		in_ns += m->mnt_ns != NULL;
 		if (m->mnt_ns && m->mnt_ns != v->mnt_ns)
 			return ck_fail(c->err, c->len, "mount %d is in another namespace",
 				       m->mnt_id);
@@ -448,6 +449,9 @@ static int ck_mounts(struct ck *c)
 					       "the mount hash holds mount %d no task can reach",
 					       m->mnt_id);
 	}
+	if (in_ns != v->mnt_ns->mounts)
+		return ck_fail(c->err, c->len, "the namespace counts %u mounts, %zu are in it",
+			       v->mnt_ns->mounts, in_ns);
 	if (in_table != hashed)
 		return ck_fail(c->err, c->len, "%zu mounts have a parent, %zu are hashed", hashed,
 			       in_table);

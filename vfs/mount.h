@@ -60,6 +60,7 @@ struct vfsmount {
 
 struct mnt_namespace {
 	struct mount *root;
+	unsigned int mounts; /* with mnt_ns here; fs.mount-max bounds it (count_mounts()) */
 };
 
 /* One CPU's counts, the kernel's struct mnt_pcp. */

@@ -586,6 +586,17 @@ static void set_ns_tree(struct mount *mnt, struct mnt_namespace *ns)
 		set_ns_tree(p, ns);
 }
 
+/* mnt and every mount below it. */
+static unsigned int tree_mounts(struct mount *mnt)
+{
+	unsigned int n = 1;
+	struct mount *p;
+
+	list_for_each_entry(p, &mnt->mnt_mounts, mnt_child)
+		n += tree_mounts(p);
+	return n;
+}
+
 /* ---- umount ---- */
 
 /* Mark a tree unmounted: out of the namespace, each child's parent reference dropped. */
@@ -593,6 +604,8 @@ static void umount_mark(struct mount *mnt, unsigned int flags)
 {
 	struct mount *p;
 
+	if (mnt->mnt_ns)
+		mnt->mnt_ns->mounts--;
 	WRITE_ONCE(mnt->mnt_ns, NULL);
 	WRITE_ONCE(mnt->mnt.mnt_flags, mnt->mnt.mnt_flags | flags);
 	list_for_each_entry(p, &mnt->mnt_mounts, mnt_child) {
@@ -805,11 +818,27 @@ static void unlock_mount(struct vfs *v, const struct path *path)
 	inode_unlock(d_inode(v, path->dentry));
 }
 
+/* Models count_mounts(): room in the namespace for mnt's tree, or ENOSPC. */
+static int count_mounts(struct vfs *v, struct mnt_namespace *ns, struct mount *mnt)
+{
+	unsigned int n = tree_mounts(mnt);
+
+	if (ns->mounts > v->cfg.mount_max || n > v->cfg.mount_max - ns->mounts)
+		return -ENOSPC;
+	ns->mounts += n;
+	return 0;
+}
+
 /* Models graft_tree() + attach_recursive_mnt(): namespace_sem held. */
 static int graft_tree(struct vfs *v, struct mount *mnt, const struct path *path)
 {
+	int err;
+
 	if (d_is_dir(v, path->dentry) != d_is_dir(v, mnt->mnt.mnt_root))
 		return -ENOTDIR;
+	err = count_mounts(v, v->mnt_ns, mnt);
+	if (err)
+		return err;
 	lock_mount_hash(v);
 	set_ns_tree(mnt, v->mnt_ns);
 	attach_mnt(v, mnt, real_mount(path->mnt), path->dentry);
@@ -1126,6 +1155,7 @@ int mnt_init(struct vfs *v, char *err, size_t errlen)
 	dget(v, sb->s_root);
 	root->mnt_ns = v->mnt_ns;
 	v->mnt_ns->root = root;
+	v->mnt_ns->mounts = 1;
 	v->root_mnt = &root->mnt;
 	v->root = sb->s_root;
 	return 0;

@@ -4,7 +4,7 @@
  * from "key=value,key=value". A variant changes speed, never semantics:
  * the whole test suite runs under each. Some keys pick what is modelled
  * instead: readdir= (the Linux version's getdents order), tmpfs-size= and
- * the fs.protected_* sysctls.
+ * the sysctls (fs.nr_open, fs.mount-max, fs.protected_*).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,6 +32,8 @@ static const char help[] =
 	"fref=file_ref|inc-not-zero  struct file refcount (v6.13+, or the CAS loop before)\n"
 	"alloc-fd=v6.13|v6.10        find_next_fd fast path and conditional clears, or not\n"
 	"nr-open=N                   fs.nr_open: the largest fd table (default 1048576)\n"
+	"mount-max=N                 fs.mount-max: mounts the namespace may hold (ENOSPC\n"
+	"                            past it); default 100000, the kernel's\n"
 	"dcache-max-unused=N         keep up to N unused (negative) dentries; 0 = tmpfs\n"
 	"hash-shift=N|auto           log2 of the dentry hash table size (default 16);\n"
 	"                            auto: the kernel's boot-time size for this RAM\n"
@@ -139,6 +141,13 @@ static int apply(struct vfs_config *cfg, const char *key, const char *val, char 
 		if (parse_ulong(val, 1u << 30, &n) || n < 64)
 			goto bad;
 		cfg->nr_open = n;
+		return 0;
+	}
+	if (!strcmp(key, "mount-max")) {
+		/* The sysctl's range: 1 to INT_MAX. */
+		if (parse_ulong(val, 0x7fffffff, &n) || n < 1)
+			goto bad;
+		cfg->mount_max = n;
 		return 0;
 	}
 	if (!strcmp(key, "dcache-max-unused")) {
@@ -332,5 +341,10 @@ void vfs_config_describe(const struct vfs_config *cfg, char *buf, size_t len)
 		size_t n = strlen(buf);
 
 		snprintf(buf + n, len - n, ",mnt-count=atomic");
+	}
+	if (cfg->mount_max != 100000) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n, ",mount-max=%u", cfg->mount_max);
 	}
 }

@@ -74,6 +74,7 @@ struct vfs_config {
 	enum fref_mode fref;
 	enum alloc_fd_mode alloc_fd;
 	unsigned int nr_open; /* fs.nr_open: how far fd tables grow */
+	unsigned int mount_max; /* fs.mount-max: mounts one namespace may hold */
 	unsigned long dentry_unused_max; /* shrinker bound on the dentry LRU */
 	unsigned int d_hash_shift; /* log2 of the dentry hash table size; 0: auto */
 	bool fsnotify_parent; /* dget_parent/dput on open, read, close (pre-2020) */

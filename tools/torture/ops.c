@@ -10,8 +10,8 @@
  * cannot happen on tmpfs with these arguments (valid buffers, names of at
  * most 40 bytes, no signals, quotas, fifos or devices to open, no memory
  * pressure). EACCES and EPERM come from the unprivileged task; mounts add
- * EXDEV (link, rename across them), EBUSY (a mountpoint removed) and
- * EROFS (a mount made read-only).
+ * EXDEV (link, rename across them), EBUSY (a mountpoint removed),
+ * EROFS (a mount made read-only) and ENOSPC (fs.mount-max reached).
  */
 #define E_PATH ENOENT, ENOTDIR, ELOOP, EACCES
 
@@ -43,7 +43,7 @@ static const int e_rmtree[] = { E_PATH, EMFILE, EBUSY, EISDIR,	     ENOTEMPTY, E
 static const int e_chdir[] = { E_PATH, 0 };
 static const int e_fchdir[] = { EBADF, ENOTDIR, EACCES, 0 };
 static const int e_linkat[] = { E_PATH, EEXIST, EPERM, EBADF, EXDEV, EROFS, 0 };
-static const int e_mount[] = { E_PATH, EPERM, EINVAL, EBUSY, 0 };
+static const int e_mount[] = { E_PATH, EPERM, EINVAL, EBUSY, ENOSPC, 0 };
 static const int e_umount[] = { E_PATH, EPERM, EINVAL, EBUSY, 0 };
 static const int e_none[] = { 0 };
 
