@@ -86,7 +86,9 @@ int cmd_torture(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct torture tt;
+	char *spec = NULL; /* the variant with the torture's mount-max */
 	bool seeded = false;
+	int ret;
 	unsigned long long n;
 	double x;
 	int c;
@@ -166,21 +168,38 @@ int cmd_torture(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (cli_config("torture", tt.variant, &tt.cfg))
-		return 2;
 	/*
 	 * The ops mount on a few names without end: stacks thousands deep
 	 * within seconds, every walk past them __lookup_mnt()'s time. A small
-	 * fs.mount-max bounds them and makes ENOSPC one of the outcomes.
+	 * fs.mount-max bounds them and makes ENOSPC one of the outcomes. It
+	 * goes into the spec itself, so a shrunk failure's replay line has it.
 	 */
-	if (!tt.variant || !strstr(tt.variant, "mount-max="))
-		tt.cfg.mount_max = TORTURE_MOUNT_MAX;
+	if (!tt.variant || !strstr(tt.variant, "mount-max=")) {
+		const char *user = tt.variant ? tt.variant : "";
+		size_t len = strlen(user) + 32;
+
+		spec = malloc(len);
+		if (!spec) {
+			cli_error("torture", "out of memory");
+			return 1;
+		}
+		snprintf(spec, len, "%s%smount-max=%d", user, *user ? "," : "", TORTURE_MOUNT_MAX);
+		tt.variant = spec;
+	}
+	if (cli_config("torture", tt.variant, &tt.cfg)) {
+		free(spec);
+		return 2;
+	}
 	if (!tt.ops && !tt.seconds)
 		tt.ops = 20000;
 	if (!seeded)
 		tt.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
-	if (cli_parse_only)
+	if (cli_parse_only) {
+		free(spec);
 		return 0;
+	}
 	intr_catch();
-	return torture_main(&tt);
+	ret = torture_main(&tt);
+	free(spec);
+	return ret;
 }
