@@ -102,9 +102,15 @@ int cli_fclose(const char *cmd, const char *name, FILE *f)
 
 int cli_config(const char *cmd, const char *spec, struct vfs_config *cfg)
 {
+	vfs_config_default(cfg);
+	return cli_config_apply(cmd, spec, cfg);
+}
+
+/* --variant SPEC over what cfg already holds (a command's own defaults). */
+int cli_config_apply(const char *cmd, const char *spec, struct vfs_config *cfg)
+{
 	char err[512];
 
-	vfs_config_default(cfg);
 	if (spec && vfs_config_parse(cfg, spec, err, sizeof(err))) {
 		cli_error(cmd, "--variant: %s", err);
 		return -1;

@@ -45,6 +45,7 @@ int cli_fclose(const char *cmd, const char *name, FILE *f);
 
 /* Build a config from a variant spec (NULL: defaults); 0 or -1 after cli_error. */
 int cli_config(const char *cmd, const char *spec, struct vfs_config *cfg);
+int cli_config_apply(const char *cmd, const char *spec, struct vfs_config *cfg);
 
 /* A VFS for a command: registers the thread with RCU. NULL after cli_error. */
 struct vfs *cli_vfs_new(const char *cmd, const struct vfs_config *cfg);

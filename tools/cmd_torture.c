@@ -86,9 +86,8 @@ int cmd_torture(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct torture tt;
-	char *spec = NULL; /* the variant with the torture's mount-max */
+	const char *variant = NULL;
 	bool seeded = false;
-	int ret;
 	unsigned long long n;
 	double x;
 	int c;
@@ -133,7 +132,7 @@ int cmd_torture(int argc, char **argv)
 			seeded = true;
 			break;
 		case 'v':
-			tt.variant = optarg;
+			variant = optarg;
 			break;
 		case 'r':
 			tt.rss = true;
@@ -171,35 +170,19 @@ int cmd_torture(int argc, char **argv)
 	/*
 	 * The ops mount on a few names without end: stacks thousands deep
 	 * within seconds, every walk past them __lookup_mnt()'s time. A small
-	 * fs.mount-max bounds them and makes ENOSPC one of the outcomes. It
-	 * goes into the spec itself, so a shrunk failure's replay line has it.
+	 * fs.mount-max bounds them and makes ENOSPC one of the outcomes; a
+	 * --variant that sets mount-max overrides it.
 	 */
-	if (!tt.variant || !strstr(tt.variant, "mount-max=")) {
-		const char *user = tt.variant ? tt.variant : "";
-		size_t len = strlen(user) + 32;
-
-		spec = malloc(len);
-		if (!spec) {
-			cli_error("torture", "out of memory");
-			return 1;
-		}
-		snprintf(spec, len, "%s%smount-max=%d", user, *user ? "," : "", TORTURE_MOUNT_MAX);
-		tt.variant = spec;
-	}
-	if (cli_config("torture", tt.variant, &tt.cfg)) {
-		free(spec);
+	vfs_config_default(&tt.cfg);
+	tt.cfg.mount_max = TORTURE_MOUNT_MAX;
+	if (cli_config_apply("torture", variant, &tt.cfg))
 		return 2;
-	}
 	if (!tt.ops && !tt.seconds)
 		tt.ops = 20000;
 	if (!seeded)
 		tt.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
-	if (cli_parse_only) {
-		free(spec);
+	if (cli_parse_only)
 		return 0;
-	}
 	intr_catch();
-	ret = torture_main(&tt);
-	free(spec);
-	return ret;
+	return torture_main(&tt);
 }

@@ -342,7 +342,7 @@ void vfs_config_describe(const struct vfs_config *cfg, char *buf, size_t len)
 
 		snprintf(buf + n, len - n, ",mnt-count=atomic");
 	}
-	if (cfg->mount_max != 100000) {
+	if (cfg->mount_max != VFS_MOUNT_MAX_DEFAULT) {
 		size_t n = strlen(buf);
 
 		snprintf(buf + n, len - n, ",mount-max=%u", cfg->mount_max);

@@ -18,7 +18,7 @@ void vfs_config_default(struct vfs_config *cfg)
 	cfg->fref = FREF_FILE_REF;
 	cfg->alloc_fd = ALLOC_FD_V613;
 	cfg->nr_open = 1024 * 1024;
-	cfg->mount_max = 100000;
+	cfg->mount_max = VFS_MOUNT_MAX_DEFAULT;
 	cfg->dentry_unused_max = 0; /* tmpfs: unused dentries are deleted */
 	cfg->d_hash_shift = 16;
 }

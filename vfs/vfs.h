@@ -57,6 +57,9 @@ enum mnt_count_mode {
 
 struct layout;
 
+/* fs.mount-max's default (the kernel's sysctl_mount_max). */
+#define VFS_MOUNT_MAX_DEFAULT 100000
+
 struct vfs_config {
 	/* Layout preset names, "randomize:SEED" or file paths; "" = default. */
 	char dentry_layout[VFS_LAYOUT_SPEC_MAX];

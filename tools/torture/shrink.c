@@ -131,6 +131,7 @@ int torture_shrink(struct sup *s, const struct failure *orig, const unsigned lon
 	struct failure f;
 	struct op *list;
 	size_t n, full, nsetup = 0;
+	char desc[1024];
 	int rc;
 
 	for (unsigned int k = 0; k < tt->ntasks; k++)
@@ -195,15 +196,16 @@ int torture_shrink(struct sup *s, const struct failure *orig, const unsigned lon
 		nsetup += list[i].kind == OP_INIT || list[i].kind == OP_SPAWN ||
 			  (list[i].kind == OP_OPEN && list[i].p1 == PC_ROOT);
 	}
+	/* The whole spec, the torture's own defaults (mount-max) included. */
+	vfs_config_describe(&tt->cfg, desc, sizeof(desc));
 	printf("\nminimal sequence (seed %" PRIu64
 	       "): %zu ops and %zu of set-up, of %zu, after %lu "
 	       "replays in %.1f s%s.\nT<thread>.<slot> names the task; the rest is the fstest "
-	       "language%s%s%s%s:\n",
+	       "language%s%s%s:\n",
 	       tt->seed, n - nsetup, nsetup, full, replays, torture_now() - t0,
 	       torture_now() - t0 >= tt->shrink_seconds ? " (stopped by --shrink-seconds)" : "",
-	       one_task ? " (one task: the lines run as they are in `vfslab shell`" : "",
-	       one_task && tt->variant ? " --variant " : "",
-	       one_task && tt->variant ? tt->variant : "", one_task ? ")" : "");
+	       one_task ? " (one task: the lines run as they are in `vfslab shell --variant " : "",
+	       one_task ? desc : "", one_task ? "`)" : "");
 	rc = replay_list(s, list, n, 1, true, true, &f);
 	if (rc == 1 && (f.kind == FK_CRASH || f.kind == FK_HANG))
 		printf("<-- %s\n", f.kind == FK_CRASH ? "CRASHES" : "HANGS");

@@ -14,8 +14,7 @@
 #define MAX_THREADS 64
 
 struct torture {
-	struct vfs_config cfg;
-	const char *variant;
+	struct vfs_config cfg; /* the torture's defaults, then --variant */
 	uint64_t seed;
 	unsigned int ntasks;
 	unsigned long ops; /* in all; 0: until --seconds */
