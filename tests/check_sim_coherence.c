@@ -230,6 +230,63 @@ START_TEST(test_dirty_read_moves)
 }
 END_TEST
 
+/*
+ * A profile whose transfers vary (xfer_jitter): each transfer takes its
+ * mean moved by a uniform draw of that standard deviation, the same draw
+ * for the same seed, line and start (so coh_estimate() reserves what
+ * coh_miss() then takes), another for another seed, centred on the mean;
+ * memory fetches and hits do not vary.
+ */
+START_TEST(test_xfer_jitter)
+{
+	struct sim_profile p = toy;
+	uint64_t sum = 0, lo = UINT64_MAX, hi = 0, t, first = 0;
+	bool differ = false;
+
+	coh_fini(&c);
+	p.xfer_jitter = 0.1; /* width 0.1 * sqrt(12) = 0.346 of the mean */
+	ck_assert_int_eq(coh_init(&c, &p, 8), 0);
+	ck_assert_uint_eq(c.jitter_pm, 346);
+	c.seed = 7;
+	/* Memory is not a transfer: exactly 200. */
+	ck_assert_uint_eq(coh_access(&c, 0, 0, LINE_A, COH_WRITE, 0, false), 200 * NS);
+	for (unsigned int i = 0; i < 1000; i++) {
+		uint64_t now = (1000 + 1000 * (uint64_t)i) * NS, d;
+		unsigned int cpu = 1 - i % 2; /* CPUs 0 and 1 take turns: 20 ns each */
+		struct coh_line *l = coh_line_get(&c, LINE_A >> c.line_shift);
+		uint64_t est = coh_estimate(&c, l, cpu, COH_WRITE, now);
+
+		t = coh_access(&c, cpu, now, LINE_A, COH_WRITE, 0, false);
+		d = t - now;
+		ck_assert_uint_eq(d, est); /* the reservation is the transfer */
+		ck_assert_uint_ge(d, 20 * NS - 20 * NS * 346 / 2000 - 1);
+		ck_assert_uint_le(d, 20 * NS + 20 * NS * 346 / 2000);
+		sum += d;
+		lo = d < lo ? d : lo;
+		hi = d > hi ? d : hi;
+		if (i == 0)
+			first = d;
+	}
+	/* The mean stays the mean (within 2%); the draws spread over the width. */
+	ck_assert_uint_ge(sum / 1000, 20 * NS * 98 / 100);
+	ck_assert_uint_le(sum / 1000, 20 * NS * 102 / 100);
+	ck_assert_uint_lt(lo, 20 * NS * 90 / 100);
+	ck_assert_uint_gt(hi, 20 * NS * 110 / 100);
+	/* Another seed, another draw for the same transfer. */
+	for (uint64_t seed = 8; seed < 16 && !differ; seed++) {
+		coh_fini(&c);
+		ck_assert_int_eq(coh_init(&c, &p, 8), 0);
+		c.seed = seed;
+		coh_access(&c, 0, 0, LINE_A, COH_WRITE, 0, false);
+		differ = coh_access(&c, 1, 1000 * NS, LINE_A, COH_WRITE, 0, false) - 1000 * NS !=
+			 first;
+	}
+	ck_assert(differ);
+	/* And a hit still costs nothing. */
+	ck_assert_uint_eq(coh_access(&c, 1, 5000 * NS, LINE_A, COH_WRITE, 0, false), 5000 * NS);
+}
+END_TEST
+
 /* The runtime: code on virtual CPUs, instrumented like the VFS. */
 static uint64_t shared_counter;
 static uint64_t padded[2][8] __attribute__((aligned(64)));
@@ -419,6 +476,7 @@ static Suite *sim_suite(void)
 	tcase_add_test(model, test_false_sharing);
 	tcase_add_test(model, test_read_mostly);
 	tcase_add_test(model, test_dirty_read_moves);
+	tcase_add_test(model, test_xfer_jitter);
 	suite_add_tcase(s, model);
 	tcase_add_test(rt, test_runtime_atomics);
 	tcase_add_test(rt, test_runtime_private_lines);

@@ -17,8 +17,8 @@
 
 /*
  * The runs of one layout, in the child: at each CPU count the mean rate of
- * o->seeds runs perturbed as `vfslab sim --seeds` perturbs them (one
- * unperturbed run for 1), the lines touched from the first.
+ * o->seeds runs, each its own draw of transfer times as `vfslab sim
+ * --seeds` takes them (seed 0's for 1), the lines touched from the first.
  */
 static void simulate_one(const struct adv_opts *o, const char *path, struct adv_result *r)
 {

@@ -4,6 +4,7 @@
  * M) or a set of sharers (S); a directory (this table) knows both, so a
  * miss goes straight to whoever has the line, as a snoop filter does.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -90,6 +91,7 @@ int coh_init(struct coh *c, const struct sim_profile *p, unsigned int ncpus)
 	c->atomic_ps = ns_to_ps(p->atomic_ns);
 	c->upgrade_pm = (unsigned int)(p->upgrade * 1000 + 0.5);
 	c->dirty_read_moves = p->dirty_read_moves;
+	c->jitter_pm = (unsigned int)(p->xfer_jitter * sqrt(12.0) * 1000 + 0.5);
 	c->line_shift = p->line_bytes ? (unsigned int)__builtin_ctz(p->line_bytes) : 6;
 	c->mask = (1ull << COH_MIN_SHIFT) - 1;
 	c->tab = tab_alloc(c, c->mask + 1);
@@ -317,8 +319,28 @@ static struct coh_contrib *contrib_get(struct coh_stats *st, unsigned int off, u
 	return k;
 }
 
+/*
+ * A transfer's time: its mean @cost moved by a draw of the profile's
+ * spread. The draw depends only on the run's seed, the line and @start, so
+ * a queue slot reserved with coh_estimate() is what coh_miss() then takes.
+ */
+static uint64_t xfer_time(const struct coh *c, const struct coh_line *l, uint64_t start,
+			  uint64_t cost)
+{
+	uint64_t w = cost * c->jitter_pm / 1000, h;
+
+	if (!w)
+		return cost;
+	/* splitmix64's finaliser over the three */
+	h = c->seed ^ (l->key * 0x9e3779b97f4a7c15ull) ^ (start * 0xd1b54a32d192ed03ull);
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+	h ^= h >> 31;
+	return cost - w / 2 + h % w;
+}
+
 uint64_t coh_estimate(const struct coh *c, const struct coh_line *l, unsigned int cpu,
-		      enum coh_kind kind)
+		      enum coh_kind kind, uint64_t start)
 {
 	uint64_t cost, nearest, farthest;
 
@@ -333,9 +355,9 @@ uint64_t coh_estimate(const struct coh *c, const struct coh_line *l, unsigned in
 		else
 			cost = inval_cost(c, farthest, coh_has(l, cpu));
 	} else {
-		cost = c->mem_ps;
+		return c->mem_ps + (kind == COH_RMW ? c->atomic_ps : 0);
 	}
-	return cost + (kind == COH_RMW ? c->atomic_ps : 0);
+	return xfer_time(c, l, start, cost) + (kind == COH_RMW ? c->atomic_ps : 0);
 }
 
 uint64_t coh_miss(struct coh *c, struct coh_line *l, unsigned int cpu, uint64_t now,
@@ -421,10 +443,12 @@ uint64_t coh_miss(struct coh *c, struct coh_line *l, unsigned int cpu, uint64_t 
 		l->owner = cpu;
 		l->dirty = kind != COH_READ;
 	}
-	if (kind == COH_RMW)
-		cost += c->atomic_ps;
 	if (!reserved && l->busy_until > start)
 		start = l->busy_until;
+	if (!from_mem)
+		cost = xfer_time(c, l, start, cost);
+	if (kind == COH_RMW)
+		cost += c->atomic_ps;
 	done = start + cost;
 	if (serial && done > l->busy_until)
 		l->busy_until = done;

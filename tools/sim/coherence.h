@@ -84,6 +84,13 @@ struct coh {
 	unsigned int upgrade_pm; /* an upgrade's cost, per mille of a transfer */
 	bool dirty_read_moves; /* a read of a modified line takes it (profile.h) */
 	unsigned int line_shift; /* log2 of the coherence line (profile.h) */
+	/*
+	 * A transfer's time is drawn uniformly over its mean +- half this many
+	 * thousandths of it (the profile's xfer_jitter: sd = width / sqrt(12)),
+	 * from a hash of @seed, the line and the time it starts.
+	 */
+	unsigned int jitter_pm;
+	uint64_t seed;
 	bool counting;
 	/* Called when a line with waiters is written by another CPU. */
 	void (*wake)(uint64_t line, uint64_t when);
@@ -107,9 +114,9 @@ void coh_ignore(struct coh *c, uintptr_t addr, uintptr_t size);
 uint64_t coh_miss(struct coh *c, struct coh_line *l, unsigned int cpu, uint64_t now,
 		  enum coh_kind kind, unsigned int off, uintptr_t pc, bool count, uint64_t issued,
 		  bool reserved);
-/* What a miss would cost now, without doing it (to reserve a queue slot). */
+/* What a miss starting at @start would cost, without doing it (to reserve a queue slot). */
 uint64_t coh_estimate(const struct coh *c, const struct coh_line *l, unsigned int cpu,
-		      enum coh_kind kind);
+		      enum coh_kind kind, uint64_t start);
 
 /* coh_line_get() past its first probe. */
 struct coh_line *coh_line_get_slow(struct coh *c, uint64_t line);

@@ -67,6 +67,13 @@ struct sim_profile {
 	 * alone, clean), 0 if both keep a copy (MOESI's Owned state).
 	 */
 	unsigned int dirty_read_moves;
+	/*
+	 * How much one transfer's time varies: its standard deviation over its
+	 * mean. Each transfer draws its time around the mean with that spread,
+	 * so that CPUs running the same loop do not stay in lockstep as they
+	 * would on an exactly periodic machine.
+	 */
+	double xfer_jitter;
 	/* Bytes the coherence protocol tracks as one line (64; 128 on some Arm parts). */
 	unsigned int line_bytes;
 	/*

@@ -70,17 +70,6 @@ static __always_inline void spin_track(struct sim_vcpu *v, uint64_t line)
 		v->spin_lines[v->nspin++] = line;
 }
 
-/* The run's perturbation for one miss (sim_set_seed()): xorshift64. */
-static __always_inline uint64_t jitter(struct sim_vcpu *v)
-{
-	if (!sim.jitter_ps)
-		return 0;
-	v->rng ^= v->rng << 13;
-	v->rng ^= v->rng >> 7;
-	v->rng ^= v->rng << 17;
-	return v->rng % sim.jitter_ps;
-}
-
 /* Wait until every buffered store is done (a locked RMW, a fence). */
 static __always_inline void sb_drain(struct sim_vcpu *v)
 {
@@ -126,8 +115,7 @@ static void store_miss(struct sim_vcpu *v, struct coh_line *l, uintptr_t a, uint
 	 */
 	start = v->rfo_ring[v->rfo_next] > v->clock ? v->rfo_ring[v->rfo_next] : v->clock;
 	done = coh_miss(&sim.coh, l, v->id, start, COH_WRITE, coh_line_off(&sim.coh, a), pc,
-			v->measuring, v->clock, false) +
-	       jitter(v);
+			v->measuring, v->clock, false);
 	v->rfo_ring[v->rfo_next] = done;
 	v->rfo_next = (v->rfo_next + 1) % sim.fill_buffers;
 	/* Stores complete in program order. */
@@ -177,7 +165,7 @@ static noinline void acquire_slow(struct sim_vcpu *v, uintptr_t a, enum coh_kind
 	remote = l->owner >= 0 || (kind != COH_READ && l->nsharers > coh_has(l, v->id));
 	if (serial || l->busy_until > issued) {
 		uint64_t start = issued > l->busy_until ? issued : l->busy_until;
-		uint64_t est = coh_estimate(c, l, v->id, kind), mid, done;
+		uint64_t est = coh_estimate(c, l, v->id, kind, start), mid, done;
 
 		/* Transfers of a line queue; clean reads only wait for them. */
 		if (serial)
@@ -195,12 +183,11 @@ static noinline void acquire_slow(struct sim_vcpu *v, uintptr_t a, enum coh_kind
 		}
 		done = coh_miss(c, l, v->id, start, kind, coh_line_off(c, a), pc, v->measuring,
 				issued, true);
-		v->clock = (done > mid ? done : mid) + jitter(v);
+		v->clock = done > mid ? done : mid;
 		return;
 	}
 	v->clock = coh_miss(c, l, v->id, issued, kind, coh_line_off(c, a), pc, v->measuring, issued,
-			    false) +
-		   jitter(v);
+			    false);
 }
 
 /* acquire_slow()'s common case inline: a hit, with no store buffer to drain first. */

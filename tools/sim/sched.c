@@ -494,7 +494,7 @@ void sim_set_entry_ns(double ns)
 	sim.syscall_ps = (uint64_t)(ns / (sim.nr > 1 ? sim.prof->corun_speed : 1) * 1000 + 0.5);
 }
 
-/* splitmix64: seeds each vCPU's stream from (seed, vCPU). */
+/* splitmix64: the run's seed for the transfer-time draws. */
 static uint64_t splitmix(uint64_t x)
 {
 	x += 0x9e3779b97f4a7c15ull;
@@ -503,13 +503,9 @@ static uint64_t splitmix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-#define SIM_JITTER_PS 2000
-
 void sim_set_seed(uint64_t seed)
 {
-	sim.jitter_ps = seed ? SIM_JITTER_PS : 0;
-	for (unsigned int i = 0; i < sim.nr; i++)
-		sim.vcpus[i].rng = splitmix(seed * 0x100000001b3ull + i) | 1;
+	sim.coh.seed = splitmix(seed);
 }
 
 void sim_teardown(void)

@@ -61,7 +61,6 @@ struct sim_vcpu {
 	 */
 	uint64_t rfo_ring[SIM_MLP_MAX];
 	unsigned int rfo_next;
-	uint64_t rng; /* the perturbation's state (sim_set_seed) */
 	/*
 	 * Spin detection: the lines read (all hits) since the last
 	 * cpu_relax(). An iteration that only re-read lines it holds will
@@ -109,7 +108,6 @@ struct sim {
 	struct {
 		uint64_t ps, fs;
 	} instr_cost[SIM_INSTR_TAB];
-	uint64_t jitter_ps; /* a miss costs up to this much more; 0: none */
 	unsigned int sb_depth;
 	double copy_mlp; /* a copy's misses in flight at once (profile.h) */
 	unsigned int fill_buffers; /* the same, rounded: a store stream's requests in flight */
@@ -145,13 +143,16 @@ int sim_setup(const struct sim_profile *p, unsigned int nr);
 /* The syscall entry cost, when a command sets it (--entry-ns); after sim_setup(). */
 void sim_set_entry_ns(double ns);
 /*
- * Perturb the run (after sim_setup()): with @seed != 0 every miss costs a
- * pseudo-random 0 to 2 ns more, a different sequence per seed and vCPU.
- * Alameldeen and Wood (HPCA 2003, "Variability in Architectural
+ * Choose the run's draw of transfer times (after sim_setup()): each
+ * transfer takes its mean moved by the profile's xfer_jitter, drawn from
+ * a hash of @seed, the line and the time; a different seed, a different
+ * draw. A real machine is never exactly periodic, and one that is can
+ * lock CPUs running the same loop into a phase a real one would not
+ * hold. Alameldeen and Wood (HPCA 2003, "Variability in Architectural
  * Simulations of Multi-threaded Workloads") showed that one run of a
  * multi-threaded workload can land anywhere in a wide range, and that
- * runs with small random perturbations, averaged, give the result with
- * its spread. Still deterministic: the same seed, the same run.
+ * perturbed runs, averaged, give the result with its spread. Still
+ * deterministic: the same seed, the same run.
  */
 void sim_set_seed(uint64_t seed);
 void sim_teardown(void);

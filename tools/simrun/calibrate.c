@@ -316,6 +316,10 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 	p->upgrade = probe.upgrade > 0 ? probe.upgrade / probe.dirty_read : 0;
 	if (p->upgrade > 4)
 		p->upgrade = 4;
+	/* The spread of that read, over its time: how a transfer's time varies. */
+	p->xfer_jitter = probe.xfer_sd / probe.dirty_read;
+	if (p->xfer_jitter > 0.5)
+		p->xfer_jitter = 0.5;
 	l2 = (double)host_l2_bytes(2u << 20);
 	/* Per level; the model hides L1 and L2 hits in the core's time. */
 	l1_ns = host_chase_ns(16u << 10);
@@ -365,6 +369,10 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 			probe.dirty_read, probe.owner_reread,
 			p->dirty_read_moves ? "the line moved" : "the owner kept a copy",
 			probe.upgrade, p->upgrade, probe.moved_rmw);
+		fprintf(log,
+			"# a transfer's time varies by %.1f ns (standard deviation, from the "
+			"interquartile range, the clock's own spread taken out): %.3f of it\n",
+			probe.xfer_sd, p->xfer_jitter);
 		fprintf(log,
 			"# a copy of lines the other CPU has just written overlaps %.1f misses "
 			"(independent loads against a dependent chase)\n",

@@ -43,9 +43,9 @@ static void usage(FILE *f)
 		"                      1,2,4,8,16, a scenario's published count)\n"
 		"  --ops N             iterations per virtual CPU (default %d; a scenario\n"
 		"                      doubles 50-1000 until its ratio moves by under 1%%)\n"
-		"  --seeds N           average N runs, each miss perturbed by 0-2 ns with its\n"
-		"                      own seed, and give the ratio's range over them (1 to\n"
-		"                      16; default 1, unperturbed; a scenario: 3)\n"
+		"  --seeds N           average N runs, each with its own draw of transfer\n"
+		"                      times (the profile's xfer_jitter), and give the ratio's\n"
+		"                      range over them (1 to 16; default 1; a scenario: 3)\n"
 		"  --profile NAME|FILE|all  the machine: spr, zen4, clx, kunpeng920, or a profile\n"
 		"                      file (`vfslab sim calibrate` writes one; default spr,\n"
 		"                      a scenario's own machine)\n"
@@ -89,9 +89,9 @@ static void list_profiles(void)
 		       "", p[i].ghz, p[i].cpi, p[i].store_buffer, p[i].line_bytes,
 		       p[i].dirty_read_moves ? "moves it" : "shares it");
 		printf("%11s LLC %.1f, memory %.0f, atomic %.2f, pause %.2f, syscall %.0f ns, "
-		       "upgrade %.2f of a transfer\n",
+		       "upgrade %.2f of a transfer, transfers vary by %.3f\n",
 		       "", p[i].llc_ns, p[i].mem_ns, p[i].atomic_ns, p[i].pause_ns, p[i].syscall_ns,
-		       p[i].upgrade);
+		       p[i].upgrade, p[i].xfer_jitter);
 		printf("%11s %s (sources: tools/sim/profile.c)\n", "", p[i].notes);
 	}
 }

@@ -6,6 +6,7 @@
  * bounce one line with compare-and-swap; one-way = round trip / 2), load
  * latency as a pointer chase through a random cycle, one line per pointer.
  */
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
@@ -281,6 +282,15 @@ static double median(double *v, int n)
 	return v[n / 2];
 }
 
+/*
+ * A standard deviation robust to the interrupts and preemptions a few
+ * samples take: the interquartile range over a normal's 1.349 (@v sorted).
+ */
+static double iqr_sd(const double *v, int n)
+{
+	return (v[3 * n / 4] - v[n / 4]) / 1.349;
+}
+
 int host_line_probe(int cpu_a, int cpu_b, struct host_line_probe *out)
 {
 	struct probe *p = aligned_alloc(128, sizeof(*p));
@@ -305,6 +315,13 @@ int host_line_probe(int cpu_a, int cpu_b, struct host_line_probe *out)
 	hit = median(p->t[5], PROBE_ROUNDS);
 	rmw = median(p->t[4], PROBE_ROUNDS);
 	out->dirty_read = median(p->t[0], PROBE_ROUNDS) - hit;
+	/*
+	 * A timed read's spread is the transfer's and the clock reads' own;
+	 * the timed hits have only the latter, so take it out in quadrature.
+	 */
+	out->xfer_sd = iqr_sd(p->t[0], PROBE_ROUNDS) * iqr_sd(p->t[0], PROBE_ROUNDS) -
+		       iqr_sd(p->t[5], PROBE_ROUNDS) * iqr_sd(p->t[5], PROBE_ROUNDS);
+	out->xfer_sd = out->xfer_sd > 0 ? sqrt(out->xfer_sd) : 0;
 	out->owner_reread = median(p->t[1], PROBE_ROUNDS) - hit;
 	out->upgrade = median(p->t[2], PROBE_ROUNDS) - rmw;
 	out->moved_rmw = median(p->t[3], PROBE_ROUNDS) - rmw;

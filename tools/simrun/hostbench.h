@@ -32,6 +32,8 @@ double host_handoff_ns(int cpu_a, int cpu_b, enum host_handoff how);
  */
 struct host_line_probe {
 	double dirty_read, owner_reread, upgrade, moved_rmw;
+	/* The spread of one transfer (dirty_read's), as a standard deviation. */
+	double xfer_sd;
 };
 int host_line_probe(int cpu_a, int cpu_b, struct host_line_probe *out);
 /*

@@ -92,7 +92,7 @@ static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		o->processes ? "processes" : "threads", c->ops);
 	if (c->seeds > 1)
 		fprintf(f,
-			"each row the mean of %u runs, every miss perturbed by 0-2 ns (a seed each; "
+			"each row the mean of %u runs, each its own draw of transfer times (a seed each; "
 			"min and max the runs' means); the ratio's range is over the runs\n",
 			c->seeds);
 	fprintf(f, "profile %s\n", p->notes);

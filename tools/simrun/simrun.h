@@ -30,7 +30,7 @@ extern const struct sys_ops sys_ops_sim;
 /* sim --seeds: perturbed runs of one point at most. */
 #define SIM_MAX_SEEDS 16
 
-/* The seed of run @i of @n averaged for one point: one run is unperturbed. */
+/* The seed of run @i of @n averaged for one point: a lone run takes seed 0's draw. */
 static inline unsigned int sim_seed_nth(unsigned int n, unsigned int i)
 {
 	return n > 1 ? i + 1 : 0;
