@@ -10,11 +10,6 @@
 # sim validate --part published`'s to judge, with its bands. Each row gives
 # the op count its scenario converged at, and every one converges. The same
 # run over two processes (--jobs 2) must print the same bytes.
-#
-# One scenario is known not to: f_count on kunpeng920 comes out flat
-# (README, "What the model leaves out"). For it the test asserts that known
-# state, a ratio within 3% of 1, so that a change either way is seen and
-# the README updated with it.
 vfslab=${top_builddir:-.}/tools/vfslab
 [ -x "${top_builddir:-.}/tools/vfslab-sim" ] || { echo "SKIP: no vfslab-sim in this build"; exit 77; }
 out=$(mktemp "${TMPDIR:-/tmp}/sim-scenarios.XXXXXX") || exit 99
@@ -40,17 +35,6 @@ for s in $("$vfslab" scenarios | sed -n 's/^\([a-z0-9_-]*\): .*/\1/p'); do
 	else
 		bad "$s: no converged op count in the summary: $row"
 	fi
-	case $s in
-	f_count)
-		ratio=$(echo "$row" | awk '{ sub("x", "", $4); print $4 }')
-		if awk -v r="$ratio" 'BEGIN { exit !(r > 0.97 && r < 1.03) }'; then
-			ok "$s: known not reproduced (${ratio}x; README)"
-		else
-			bad "$s: ${ratio}x is no longer the known flat result: update this test and the README"
-		fi
-		continue
-		;;
-	esac
 	case $row in
 	*" -  "*) ok "$s: no published figure; $(echo "$row" | sed 's/.*  //')" ;;
 	*reproduced) ok "$s: reproduced" ;;
