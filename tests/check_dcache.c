@@ -6,6 +6,7 @@
  * bounded LRU of negative dentries, and the inline-name size per layout.
  */
 #include "tests/vfs_test.h"
+#include "vfs/check.h"
 
 #define N_ROUNDS 50
 
@@ -399,6 +400,47 @@ START_TEST(test_lru_bounded)
 END_TEST
 
 /* Names that are cached negative dentries can be renamed onto and made. */
+/*
+ * An umount with the LRU on while other trees' unused dentries are busy
+ * (their d_locks held, as pruners and walkers on other CPUs hold them):
+ * every dentry of the unmounted tree still goes, as
+ * shrink_dcache_for_umount() does not give up. Pruning the whole LRU did,
+ * after as many busy entries as it held, and left "/m/a" there with its
+ * superblock freed (the torture, seed 103, 16 tasks).
+ */
+START_TEST(test_umount_busy_lru)
+{
+	struct dentry *busy[3];
+	unsigned int n = 0;
+	struct list_head *l;
+	struct stat st;
+	char err[256];
+	struct vt e;
+
+	vt_begin(&e, "dcache-max-unused=16");
+	VT_EQ(sys_mkdir(e.t, "/m", 0755), 0);
+	VT_EQ(sys_mount(e.t, "none", "/m", "tmpfs", 0, NULL), 0);
+	VT_EQ(sys_mkdir(e.t, "/m/a", 0755), 0);
+	VT_EQ(sys_mkdir(e.t, "/m/a/b", 0755), 0);
+	VT_EQ(sys_stat(e.t, "/x1", &st), -ENOENT);
+	VT_EQ(sys_stat(e.t, "/x2", &st), -ENOENT);
+	VT_EQ(sys_stat(e.t, "/x3", &st), -ENOENT);
+	ck_assert_uint_eq(e.v->nr_unused, 3);
+	for (l = e.v->lru.next; l != &e.v->lru; l = l->next)
+		busy[n++] = (struct dentry *)((char *)l - e.v->dl.off[DENTRY_F_d_lru]);
+	ck_assert_uint_eq(n, 3);
+	for (unsigned int i = 0; i < n; i++)
+		spin_lock(d_lock(e.v, busy[i]));
+	VT_EQ(sys_umount(e.t, "/m"), 0);
+	for (unsigned int i = 0; i < n; i++)
+		spin_unlock(d_lock(e.v, busy[i]));
+	/* Only the three are left: nothing of the tmpfs that went. */
+	ck_assert_uint_eq(e.v->nr_unused, 3);
+	ck_assert_msg(!vfs_check_tree(e.v, err, sizeof(err)), "%s", err);
+	vt_end(&e);
+}
+END_TEST
+
 START_TEST(test_lru_negative_reuse)
 {
 	struct vt e;
@@ -512,6 +554,7 @@ static Suite *dcache_suite(void)
 	tcase_add_test(tc, test_dlock_variant_identical);
 	tcase_add_test(tc, test_lru_bounded);
 	tcase_add_test(tc, test_lru_negative_reuse);
+	tcase_add_test(tc, test_umount_busy_lru);
 	tcase_add_test(tc, test_tmpfs_keeps_no_negative);
 	tcase_add_test(tc, test_layout_inline_name);
 	suite_add_tcase(s, tc);

@@ -8,7 +8,8 @@
 # "reproduced" (the gain within 2x of the published one) or "direction
 # only", never "flat" or "opposite". How close the gains come is `vfslab
 # sim validate --part published`'s to judge, with its bands. Each row gives
-# the op count its scenario converged at, and every one converges. The same
+# the op count its scenario converged at, and every one converges but
+# f_ref, whose known drift is pinned below. The same
 # run over two processes (--jobs 2) must print the same bytes.
 vfslab=${top_builddir:-.}/tools/vfslab
 [ -x "${top_builddir:-.}/tools/vfslab-sim" ] || { echo "SKIP: no vfslab-sim in this build"; exit 77; }
@@ -32,9 +33,26 @@ for s in $("$vfslab" scenarios | sed -n 's/^\([a-z0-9_-]*\): .*/\1/p'); do
 	fi
 	if echo "$row" | grep -Eq ' [0-9]+   [a-z]'; then
 		ok "$s: converged at $(echo "$row" | sed -E 's/.* ([0-9]+)   [a-z].*/\1/') ops per vCPU"
+	elif [ "$s" = f_ref ] && echo "$row" | grep -Eq ' 7488\*  [a-z]'; then
+		# Known: its ratio climbs 1-3% a doubling up to the last (README,
+		# "Against its own artefacts"); once it converges, this and the
+		# README are to be updated.
+		ok "$s: known not to converge (stopped at 7488 ops per vCPU; README)"
 	else
 		bad "$s: no converged op count in the summary: $row"
 	fi
+	case $s in
+	f_count)
+		# On the knife's edge of its band (gain ratio 0.55; README, "What
+		# the model leaves out"): a change either way is to be seen, and
+		# the README updated with it.
+		case $row in
+		*reproduced) ok "$s: reproduced, as the README says" ;;
+		*) bad "$s: no longer reproduced, as the README says it is: $row" ;;
+		esac
+		continue
+		;;
+	esac
 	case $row in
 	*" -  "*) ok "$s: no published figure; $(echo "$row" | sed 's/.*  //')" ;;
 	*reproduced) ok "$s: reproduced" ;;

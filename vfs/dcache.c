@@ -1108,6 +1108,56 @@ void shrink_dcache_lru(struct vfs *v, unsigned long target)
 	}
 }
 
+/* The root of @d's tree: d_parent up to a root (under RCU: renames move it within the tree). */
+static struct dentry *d_tree_root(struct vfs *v, struct dentry *d)
+{
+	struct dentry *p;
+
+	while ((p = READ_ONCE(*dentry_parent(v, d))) != d)
+		d = p;
+	return d;
+}
+
+/*
+ * Models shrink_dcache_for_umount() for what sits unused on the LRU: kill
+ * every dentry of @root's tree there. Unlike pruning it may not give up on
+ * a busy d_lock (other trees' dentries do not count): one left behind
+ * would outlive its superblock.
+ */
+static void shrink_dcache_tree_lru(struct vfs *v, struct dentry *root)
+{
+	for (;;) {
+		struct dentry *d = NULL, *parent;
+		struct list_head *n;
+
+		rcu_read_lock();
+		spin_lock(&v->lru_lock);
+		for (n = v->lru.next; n != &v->lru && !d; n = n->next)
+			if (d_tree_root(v, d_from_lru(v, n)) == root)
+				d = d_from_lru(v, n);
+		rcu_read_unlock();
+		if (!d) {
+			spin_unlock(&v->lru_lock);
+			return;
+		}
+		if (!spin_trylock(d_lock(v, d))) {
+			/* Lock order is d_lock -> lru_lock: let go, and try again. */
+			spin_unlock(&v->lru_lock);
+			cpu_relax();
+			continue;
+		}
+		__d_lru_del(v, d);
+		spin_unlock(&v->lru_lock);
+		if (lockref_count(dentry_lockref(v, d))) {
+			spin_unlock(d_lock(v, d));
+			continue;
+		}
+		parent = __dentry_kill(v, d);
+		if (parent)
+			dput(v, parent);
+	}
+}
+
 /* tmpfs pins every positive dentry: drop the pins bottom-up. */
 static void d_genocide(struct vfs *v, struct dentry *d)
 {
@@ -1126,9 +1176,9 @@ static void d_genocide(struct vfs *v, struct dentry *d)
 /* A tmpfs instance goes (kill_litter_super()): unpin every dentry under root. */
 void d_genocide_root(struct vfs *v, struct dentry *root)
 {
-	shrink_dcache_lru(v, 0);
+	shrink_dcache_tree_lru(v, root);
 	d_genocide(v, root);
-	shrink_dcache_lru(v, 0);
+	shrink_dcache_tree_lru(v, root);
 }
 
 void dcache_init(struct vfs *v)

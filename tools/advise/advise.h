@@ -28,7 +28,7 @@ struct adv_opts {
 	unsigned int cpus;
 	const struct sim_profile *prof;
 	unsigned long ops; /* per vCPU, each run */
-	unsigned int seeds; /* perturbed runs averaged per point; 1: one unperturbed */
+	unsigned int seeds; /* runs averaged per point, each its own draw */
 	unsigned int jobs;
 };
 

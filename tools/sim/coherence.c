@@ -331,12 +331,20 @@ static uint64_t xfer_time(const struct coh *c, const struct coh_line *l, uint64_
 
 	if (!w)
 		return cost;
-	/* splitmix64's finaliser over the three */
-	h = c->seed ^ (l->key * 0x9e3779b97f4a7c15ull) ^ (start * 0xd1b54a32d192ed03ull);
+	/* splitmix64's finaliser over the three; the line by its first-touch order, not its address */
+	h = c->seed ^ ((uint64_t)l->id * 0x9e3779b97f4a7c15ull) ^ (start * 0xd1b54a32d192ed03ull);
 	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
 	h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
 	h ^= h >> 31;
 	return cost - w / 2 + h % w;
+}
+
+/* A read of a line others hold S: the shared cache, or the nearest copy, or memory if nearer. */
+static uint64_t shared_read_cost(const struct coh *c, uint64_t nearest)
+{
+	uint64_t cost = nearest <= c->xfer_ps[SIM_DIST_CLUSTER] ? c->llc_ps : nearest;
+
+	return cost > c->mem_ps ? c->mem_ps : cost;
 }
 
 uint64_t coh_estimate(const struct coh *c, const struct coh_line *l, unsigned int cpu,
@@ -351,7 +359,7 @@ uint64_t coh_estimate(const struct coh *c, const struct coh_line *l, unsigned in
 	else if (l->nsharers) {
 		sharer_span(c, l, cpu, &nearest, &farthest);
 		if (kind == COH_READ)
-			cost = nearest <= c->xfer_ps[SIM_DIST_CLUSTER] ? c->llc_ps : nearest;
+			cost = shared_read_cost(c, nearest);
 		else
 			cost = inval_cost(c, farthest, coh_has(l, cpu));
 	} else {
@@ -419,10 +427,7 @@ uint64_t coh_miss(struct coh *c, struct coh_line *l, unsigned int cpu, uint64_t 
 
 		sharer_span(c, l, cpu, &nearest, &farthest);
 		if (kind == COH_READ) {
-			/* S elsewhere: the shared cache, or the nearest copy. */
-			cost = nearest <= c->xfer_ps[SIM_DIST_CLUSTER] ? c->llc_ps : nearest;
-			if (cost > c->mem_ps)
-				cost = c->mem_ps;
+			cost = shared_read_cost(c, nearest);
 			sharer_add(l, cpu);
 			serial = false;
 		} else {

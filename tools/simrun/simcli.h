@@ -29,7 +29,7 @@ struct sim_cli {
 	int nr_profiles;
 	unsigned long ops;
 	bool ops_set;
-	unsigned int seeds; /* perturbed runs averaged (sim_set_seed()); 1: one unperturbed */
+	unsigned int seeds; /* runs averaged, each its own draw (sim_set_seed()) */
 	bool seeds_set;
 	double entry_ns; /* < 0: the profile's syscall cost */
 	unsigned int top;

@@ -43,7 +43,7 @@ struct sim_run_opts {
 	unsigned int cpus;
 	unsigned long ops; /* per vCPU */
 	double entry_ns; /* syscall entry cost; < 0: the profile's */
-	unsigned int seed; /* perturbation (sim_set_seed()); 0: none */
+	unsigned int seed; /* the draw of transfer times (sim_set_seed()) */
 	unsigned int c2c_top; /* lines in the contention report; 0: none */
 };
 

@@ -125,9 +125,8 @@ static int simulate_point(struct sim_cli *c, const struct sim_profile *p, int k,
 		double t0 = now_s();
 
 		if (c->progress)
-			fprintf(stderr, "%s: %s, %d CPUs of %s%s...", o->wl->name,
-				o->sides[s].label, o->tasks[k], p->name,
-				n > 1 ? ", perturbed" : "");
+			fprintf(stderr, "%s: %s, %d CPUs of %s, run %u of %u...", o->wl->name,
+				o->sides[s].label, o->tasks[k], p->name, seed + 1, n);
 		if (sim_run_workload(&ro, &o->sides[s].cfg, x)) {
 			if (c->progress)
 				fputc('\n', stderr);

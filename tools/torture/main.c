@@ -36,7 +36,7 @@ int torture_main(struct torture *tt)
 	struct sup s = { .tt = tt };
 	struct failure f;
 	unsigned long counts[MAX_THREADS];
-	char desc[1024];
+	char desc[2048]; /* three layout paths and the rest */
 	int rc;
 
 	s.shm = mmap(NULL, sizeof(*s.shm), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,

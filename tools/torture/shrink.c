@@ -131,7 +131,7 @@ int torture_shrink(struct sup *s, const struct failure *orig, const unsigned lon
 	struct failure f;
 	struct op *list;
 	size_t n, full, nsetup = 0;
-	char desc[1024];
+	char desc[2048]; /* three layout paths and the rest */
 	int rc;
 
 	for (unsigned int k = 0; k < tt->ntasks; k++)
@@ -204,8 +204,8 @@ int torture_shrink(struct sup *s, const struct failure *orig, const unsigned lon
 	       "language%s%s%s:\n",
 	       tt->seed, n - nsetup, nsetup, full, replays, torture_now() - t0,
 	       torture_now() - t0 >= tt->shrink_seconds ? " (stopped by --shrink-seconds)" : "",
-	       one_task ? " (one task: the lines run as they are in `vfslab shell --variant " : "",
-	       one_task ? desc : "", one_task ? "`)" : "");
+	       one_task ? " (one task: the lines run as they are in `vfslab shell --variant '" : "",
+	       one_task ? desc : "", one_task ? "'`)" : "");
 	rc = replay_list(s, list, n, 1, true, true, &f);
 	if (rc == 1 && (f.kind == FK_CRASH || f.kind == FK_HANG))
 		printf("<-- %s\n", f.kind == FK_CRASH ? "CRASHES" : "HANGS");
