@@ -30,6 +30,7 @@
  * hash is the word-at-a-time shape of fs/namei.c without its unaligned
  * loads past the end of the string.
  */
+#include <sched.h>
 #include <stdlib.h>
 
 #include "lib/fault_inject.h"
@@ -1173,12 +1174,31 @@ static void d_genocide(struct vfs *v, struct dentry *d)
 		dput(v, d);
 }
 
-/* A tmpfs instance goes (kill_litter_super()): unpin every dentry under root. */
+/*
+ * A tmpfs instance goes (kill_litter_super()): unpin every dentry under
+ * root and kill them all. A pruner on another CPU may be in the middle of
+ * killing one of them, and its dput() of the parent puts that on the LRU
+ * after this pass: wait until no child is left, as the kernel's
+ * shrink_dcache_parent() loop does, rather than leave one behind.
+ */
 void d_genocide_root(struct vfs *v, struct dentry *root)
 {
+	unsigned long tries = 0;
+
 	shrink_dcache_tree_lru(v, root);
 	d_genocide(v, root);
-	shrink_dcache_tree_lru(v, root);
+	for (;;) {
+		shrink_dcache_tree_lru(v, root);
+		if (!READ_ONCE(dentry_children(v, root)->first))
+			return;
+		/* Bounded: a child nobody lets go is a leak to report, not a hang. */
+		if (WARN_ON(++tries > 10000000))
+			return;
+		if (tries > 1000)
+			sched_yield();
+		else
+			cpu_relax();
+	}
 }
 
 void dcache_init(struct vfs *v)

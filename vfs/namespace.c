@@ -1187,6 +1187,8 @@ void mnt_fini(struct vfs *v)
 	unlock_mount_hash(v);
 	mutex_unlock(&v->namespace_sem);
 	synchronize_rcu();
+	/* Every task has gone: whatever is left on the LRU goes now. */
+	shrink_dcache_lru(v, 0);
 	mntput(v, &root->mnt);
 	rcu_barrier();
 	free(v->mount_hashtable);
