@@ -405,7 +405,7 @@ END_TEST
  * every dentry of the unmounted tree still goes, as
  * shrink_dcache_for_umount() does not give up. Pruning the whole LRU did,
  * after as many busy entries as it held, and left "/m/a" there with its
- * superblock freed (the torture, seed 103, 16 tasks).
+ * superblock gone (the torture, seed 103, 16 tasks).
  */
 START_TEST(test_umount_busy_lru)
 {
