@@ -1075,13 +1075,32 @@ int d_path_name(struct vfs *v, const struct path *path, char *buf, size_t len)
 
 /* ---- shrinking and teardown ---- */
 
+/*
+ * An LRU entry @d, lru_lock and its d_lock held: off the LRU, and killed
+ * unless someone took a reference meanwhile. Drops both locks.
+ */
+static void lru_isolate_kill(struct vfs *v, struct dentry *d)
+{
+	struct dentry *parent;
+
+	__d_lru_del(v, d);
+	spin_unlock(&v->lru_lock);
+	if (lockref_count(dentry_lockref(v, d))) {
+		spin_unlock(d_lock(v, d));
+		return;
+	}
+	parent = __dentry_kill(v, d);
+	if (parent)
+		dput(v, parent);
+}
+
 /* Models prune_dcache_sb(): kill unused LRU dentries down to target. */
 void shrink_dcache_lru(struct vfs *v, unsigned long target)
 {
 	unsigned int busy = 0;
 
 	for (;;) {
-		struct dentry *d, *parent;
+		struct dentry *d;
 
 		spin_lock(&v->lru_lock);
 		if (v->nr_unused <= target || list_empty(&v->lru) || busy > v->nr_unused) {
@@ -1097,15 +1116,7 @@ void shrink_dcache_lru(struct vfs *v, unsigned long target)
 			cpu_relax();
 			continue;
 		}
-		__d_lru_del(v, d);
-		spin_unlock(&v->lru_lock);
-		if (lockref_count(dentry_lockref(v, d))) {
-			spin_unlock(d_lock(v, d));
-			continue;
-		}
-		parent = __dentry_kill(v, d);
-		if (parent)
-			dput(v, parent);
+		lru_isolate_kill(v, d);
 	}
 }
 
@@ -1128,7 +1139,7 @@ static struct dentry *d_tree_root(struct vfs *v, struct dentry *d)
 static void shrink_dcache_tree_lru(struct vfs *v, struct dentry *root)
 {
 	for (;;) {
-		struct dentry *d = NULL, *parent;
+		struct dentry *d = NULL;
 		struct list_head *n;
 
 		rcu_read_lock();
@@ -1147,15 +1158,7 @@ static void shrink_dcache_tree_lru(struct vfs *v, struct dentry *root)
 			cpu_relax();
 			continue;
 		}
-		__d_lru_del(v, d);
-		spin_unlock(&v->lru_lock);
-		if (lockref_count(dentry_lockref(v, d))) {
-			spin_unlock(d_lock(v, d));
-			continue;
-		}
-		parent = __dentry_kill(v, d);
-		if (parent)
-			dput(v, parent);
+		lru_isolate_kill(v, d);
 	}
 }
 
