@@ -333,20 +333,27 @@ static void add_private(void *arg)
 }
 
 struct outcome {
-	uint64_t clock[4];
-	uint64_t instrs[4];
+	uint64_t clock[8];
+	uint64_t instrs[8];
 	uint64_t rmw_xfer;
+	uint64_t watched_rmw_xfer; /* those on the line of @watched */
 };
+
+static const void *watched;
 
 static void sum(void *ctx, struct coh_line *l, uint64_t line)
 {
-	(void)line;
-	((struct outcome *)ctx)->rmw_xfer += l->st->rmw_xfer;
+	struct outcome *o = ctx;
+
+	o->rmw_xfer += l->st->rmw_xfer;
+	if (watched && line == (uintptr_t)watched >> sim.coh.line_shift)
+		o->watched_rmw_xfer += l->st->rmw_xfer;
 }
 
 static void run_on(const struct sim_profile *p, void (*fn)(void *), void **args, unsigned int n,
 		   struct outcome *o)
 {
+	ck_assert_uint_le(n, ARRAY_SIZE(o->clock));
 	ck_assert_int_eq(sim_setup(p, n), 0);
 	for (unsigned int i = 0; i < n; i++)
 		sim.vcpus[i].measuring = true;
@@ -415,6 +422,58 @@ START_TEST(test_runtime_spinlock)
 	plain_counter = 0;
 	run(add_locked, args, 4, &b);
 	ck_assert_mem_eq(&a, &b, sizeof(a));
+}
+END_TEST
+
+/*
+ * inc_not_zero's read, test, try_cmpxchg on one counter from eight CPUs. On
+ * a machine where a read of a modified line takes it (dirty_read_moves),
+ * the load brings the line exclusive and the CAS right after it hits: no
+ * other CPU's request reaches the line before the load's own transfer has
+ * ended, even when that transfer took longer than the slot its request
+ * reserved (the line changed hands in between).
+ */
+static uint64_t ref_line[8] __attribute__((aligned(64))); /* a line of its own */
+#define ref_counter ref_line[0]
+static uint64_t cas_failed[8][8] __attribute__((aligned(64)));
+
+static void get_ref(void *arg)
+{
+	uint64_t *failed = arg;
+
+	for (int i = 0; i < 300; i++) {
+		uint64_t seen = __atomic_load_n(&ref_counter, __ATOMIC_RELAXED);
+
+		while (!__atomic_compare_exchange_n(&ref_counter, &seen, seen + 1, false,
+						    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+			(*failed)++;
+		for (volatile int k = 0; k < 20; k++)
+			;
+	}
+}
+
+START_TEST(test_runtime_load_then_cas)
+{
+	struct sim_profile p = toy;
+	void *args[8];
+	uint64_t failed = 0;
+	struct outcome o;
+
+	p.dirty_read_moves = 1;
+	p.xfer_jitter = 0.06;
+	ref_counter = 1;
+	memset(cas_failed, 0, sizeof(cas_failed));
+	for (int i = 0; i < 8; i++)
+		args[i] = cas_failed[i];
+	watched = &ref_counter;
+	run_on(&p, get_ref, args, 8, &o);
+	watched = NULL;
+	for (int i = 0; i < 8; i++)
+		failed += cas_failed[i][0];
+	ck_assert_uint_eq(ref_counter, 1 + 8 * 300);
+	/* The first loads find the line clean and share it; after that, none. */
+	ck_assert_uint_le(o.watched_rmw_xfer, 16);
+	ck_assert_uint_le(failed, 16);
 }
 END_TEST
 
@@ -497,6 +556,7 @@ static Suite *sim_suite(void)
 	tcase_add_test(rt, test_runtime_spinlock);
 	tcase_add_test(rt, test_runtime_store_buffer);
 	tcase_add_test(rt, test_runtime_fill_buffers);
+	tcase_add_test(rt, test_runtime_load_then_cas);
 	suite_add_tcase(s, rt);
 	return s;
 }

@@ -10,8 +10,11 @@
  * a transfer from the CPU holding the line (by distance), the invalidation
  * of S copies (the farthest sharer; a fraction of it to upgrade a copy we
  * hold), a locked RMW's own latency. A hit costs nothing here: its
- * instruction is in the core model's block time (tools/sim/runtime.c). Transfers of one line are serialised: a request waits until the
- * previous one has finished (busy_until), so contended lines queue.
+ * instruction is in the core model's block time (tools/sim/runtime.c).
+ * Transfers of one line are serialised: a request reserves the slot after
+ * the last one reserved (busy_until), and is not served before the last
+ * transfer done has ended (served_until), which can be later when the line
+ * changed hands after a slot was reserved and its transfer took longer.
  */
 #ifndef VFSLAB_TOOLS_SIM_COHERENCE_H
 #define VFSLAB_TOOLS_SIM_COHERENCE_H
@@ -59,7 +62,8 @@ struct coh_line {
 	uint16_t nsharers;
 	uint8_t waiters; /* parked spinners read it (tools/sim/sched.c) */
 	uint32_t id; /* first-touch order: stable across runs */
-	uint64_t busy_until; /* ps: the last transfer ends */
+	uint64_t busy_until; /* ps: the last transfer, reserved or done, ends */
+	uint64_t served_until; /* ps: the last transfer coh_miss() did ends */
 	struct coh_stats *st;
 	uint64_t sharers[]; /* struct coh's words: as many as the CPUs need */
 };

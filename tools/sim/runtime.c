@@ -162,24 +162,39 @@ static noinline void acquire_slow(struct sim_vcpu *v, uintptr_t a, enum coh_kind
 	if (kind == COH_WRITE)
 		return store_miss(v, l, a, pc);
 	serial = l->owner >= 0 || kind != COH_READ;
-	remote = l->owner >= 0 || (kind != COH_READ && l->nsharers > coh_has(l, v->id));
 	if (serial || l->busy_until > issued) {
 		uint64_t start = issued > l->busy_until ? issued : l->busy_until;
-		uint64_t est = coh_estimate(c, l, v->id, kind, start), mid, done;
+		uint64_t est, mid, done;
 
-		/* Transfers of a line queue; clean reads only wait for them. */
-		if (serial)
-			l->busy_until = start + est;
-		/*
-		 * The request reaches the CPU holding the line half a transfer
-		 * after it starts: until then that CPU still uses the line (a
-		 * lock holder's retry, say, hits). Let it run meanwhile.
-		 */
-		mid = start + (remote ? est / 2 : 0);
-		if (mid > issued) {
-			v->clock = mid;
-			sim_pre(v);
-			l = coh_line_get(c, line); /* the table may have grown */
+		for (;;) {
+			remote = l->owner >= 0 ||
+				 (kind != COH_READ && l->nsharers > coh_has(l, v->id));
+			est = coh_estimate(c, l, v->id, kind, start);
+			/* Transfers of a line queue; clean reads only wait for them. */
+			if (serial && start + est > l->busy_until)
+				l->busy_until = start + est;
+			/*
+			 * The request reaches the CPU holding the line half a
+			 * transfer after it starts: until then that CPU still
+			 * uses the line (a lock holder's retry, say, hits). Let
+			 * it run meanwhile.
+			 */
+			mid = start + (remote ? est / 2 : 0);
+			if (mid > v->clock) {
+				v->clock = mid;
+				sim_pre(v);
+				l = coh_line_get(c, line); /* the table may have grown */
+			}
+			if (coh_is_hit(l, v->id, kind) || l->served_until <= start)
+				break;
+			/*
+			 * A transfer that took longer than its slot was reserved
+			 * for (the line changed hands after the estimate) is still
+			 * in flight: the directory serves us after it, from the
+			 * line's state now.
+			 */
+			start = l->served_until;
+			serial = l->owner >= 0 || kind != COH_READ;
 		}
 		done = coh_miss(c, l, v->id, start, kind, coh_line_off(c, a), pc, v->measuring,
 				issued, true);
