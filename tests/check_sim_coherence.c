@@ -433,8 +433,7 @@ END_TEST
  * ended, even when that transfer took longer than the slot its request
  * reserved (the line changed hands in between).
  */
-static uint64_t ref_line[8] __attribute__((aligned(64))); /* a line of its own */
-#define ref_counter ref_line[0]
+static uint64_t ref_line[8] __attribute__((aligned(64))); /* [0]: the count, a line of its own */
 static uint64_t cas_failed[8][8] __attribute__((aligned(64)));
 
 static void get_ref(void *arg)
@@ -442,9 +441,9 @@ static void get_ref(void *arg)
 	uint64_t *failed = arg;
 
 	for (int i = 0; i < 300; i++) {
-		uint64_t seen = __atomic_load_n(&ref_counter, __ATOMIC_RELAXED);
+		uint64_t seen = __atomic_load_n(&ref_line[0], __ATOMIC_RELAXED);
 
-		while (!__atomic_compare_exchange_n(&ref_counter, &seen, seen + 1, false,
+		while (!__atomic_compare_exchange_n(&ref_line[0], &seen, seen + 1, false,
 						    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
 			(*failed)++;
 		for (volatile int k = 0; k < 20; k++)
@@ -461,16 +460,16 @@ START_TEST(test_runtime_load_then_cas)
 
 	p.dirty_read_moves = 1;
 	p.xfer_jitter = 0.06;
-	ref_counter = 1;
+	ref_line[0] = 1;
 	memset(cas_failed, 0, sizeof(cas_failed));
 	for (int i = 0; i < 8; i++)
 		args[i] = cas_failed[i];
-	watched = &ref_counter;
+	watched = &ref_line[0];
 	run_on(&p, get_ref, args, 8, &o);
 	watched = NULL;
 	for (int i = 0; i < 8; i++)
 		failed += cas_failed[i][0];
-	ck_assert_uint_eq(ref_counter, 1 + 8 * 300);
+	ck_assert_uint_eq(ref_line[0], 1 + 8 * 300);
 	/* The first loads find the line clean and share it; after that, none. */
 	ck_assert_uint_le(o.watched_rmw_xfer, 16);
 	ck_assert_uint_le(failed, 16);

@@ -455,10 +455,12 @@ uint64_t coh_miss(struct coh *c, struct coh_line *l, unsigned int cpu, uint64_t 
 	if (kind == COH_RMW)
 		cost += c->atomic_ps;
 	done = start + cost;
-	if (serial && done > l->busy_until)
-		l->busy_until = done;
-	if (serial && done > l->served_until)
-		l->served_until = done;
+	if (serial) {
+		if (done > l->busy_until)
+			l->busy_until = done;
+		if (done > l->served_until)
+			l->served_until = done;
+	}
 	if (inval && l->waiters && c->wake) {
 		/* Spinners parked on this line see the new value from now on. */
 		l->waiters = 0;
