@@ -87,9 +87,16 @@ start sim stat2 --cpus 1,64,400 --ops 3000 --progress
 interrupt_when "sim stat2" err '64 CPUs of' '2 of 3 CPU counts' '^vfslab  *64 '
 
 # calibrate --out: the old profile survives, nothing is left beside it.
+# Ctrl-C once the file it writes beside --out exists (it catches the signal
+# first): it stops after the measurement in progress, the first of them, so
+# how busy the machine is (which can fail a later one) does not matter.
 echo "old profile" >"$work/old.prof"
 start sim calibrate --out "$work/old.prof" --workloads stat1
-sleep 2
+i=0
+until ls "$work"/old.prof.* >/dev/null 2>&1 || [ $i -ge 1200 ]; do
+	i=$((i + 1))
+	sleep 0.05
+done
 kill -INT "$pid"
 wait "$pid"
 rc=$?

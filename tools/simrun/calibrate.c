@@ -303,6 +303,9 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 	}
 	for (int d = SIM_DIST_SMT; d < SIM_DIST_NR; d++)
 		p->xfer_ns[d] = cas;
+	/* Ctrl-C is seen between measurements: each takes a second or less. */
+	if (intr_pending())
+		return -1;
 	/*
 	 * What a read does to a modified line (moves it, or leaves the owner
 	 * a copy) and what an RMW on a line both cores hold costs, as a
@@ -315,6 +318,8 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 		}
 		if (probe.dirty_read > 0)
 			break;
+		if (intr_pending())
+			return -1;
 		/* A busy host can hide the transfer in the medians: measure again. */
 		if (tries == 3) {
 			cli_error("sim",
@@ -347,6 +352,8 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 	}
 	if (p->corun_speed > 1)
 		p->corun_speed = 1;
+	if (intr_pending())
+		return -1;
 	{
 		double v[5];
 
@@ -365,6 +372,8 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 	}
 	if (p->copy_mlp > 64)
 		p->copy_mlp = 64;
+	if (intr_pending())
+		return -1;
 	if (log) {
 		fprintf(log, "# vfslab sim calibrate: CPUs %d and %d%s\n", a, b,
 			smt ? " (SMT siblings)" : "");
@@ -396,7 +405,8 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 	}
 	p->cpi = measure_cpi(p, o, log);
 	if (p->cpi <= 0) {
-		cli_error("sim", "calibrate: the workloads could not be timed");
+		if (!intr_pending())
+			cli_error("sim", "calibrate: the workloads could not be timed");
 		return -1;
 	}
 	return 0;
@@ -491,7 +501,12 @@ int sim_calibrate_cmd(int argc, char **argv)
 	}
 	if (cli_parse_only)
 		return 0;
-	/* Into a file beside --out, renamed over it when complete: an old profile survives. */
+	/*
+	 * Into a file beside --out, renamed over it when complete: an old
+	 * profile survives. Ctrl-C is caught first, so once that file exists
+	 * an interrupt removes it.
+	 */
+	intr_catch();
 	if (out) {
 		mode_t mask = umask(0);
 		int fd;
@@ -504,7 +519,6 @@ int sim_calibrate_cmd(int argc, char **argv)
 		}
 		fchmod(fd, 0666 & ~mask);
 	}
-	intr_catch();
 	if (sim_calibrate(&p, &co, f) || intr_pending()) {
 		if (out) {
 			fclose(f);
