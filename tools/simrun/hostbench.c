@@ -487,7 +487,8 @@ double host_atomic_ns(void)
 
 /*
  * A private, CPU-bound loop on @cpu for a fixed time: its rate, loop
- * iterations per ns.
+ * iterations per ns, the median of its 1 ms slices' rates, as a stolen
+ * burst slows only the slices it falls in.
  */
 struct corun {
 	int cpu;
@@ -496,20 +497,29 @@ struct corun {
 };
 
 #define CORUN_NS 50e6
+#define CORUN_SLICE_NS 1e6
+#define CORUN_SLICES 64
 
 static double spin_rate(void)
 {
+	double rate[CORUN_SLICES], t0 = now_ns(), t = t0;
 	volatile uint64_t x = 0;
-	uint64_t n = 0;
-	double t0 = now_ns(), t;
+	int n = 0;
 
-	do {
-		for (unsigned int i = 0; i < 10000; i++)
-			x += i;
-		n += 10000;
-		t = now_ns();
-	} while (t - t0 < CORUN_NS);
-	return n / (t - t0);
+	while (t - t0 < CORUN_NS && n < CORUN_SLICES) {
+		double s0 = t;
+		uint64_t k = 0;
+
+		do {
+			for (unsigned int i = 0; i < 1000; i++)
+				x += i;
+			k += 1000;
+			t = now_ns();
+		} while (t - s0 < CORUN_SLICE_NS);
+		rate[n++] = k / (t - s0);
+	}
+	qsort(rate, n, sizeof(*rate), cmp_double);
+	return rate[n / 2];
 }
 
 static void *corun_main(void *arg)
@@ -547,11 +557,23 @@ static double corun_rate(int cpu_a, int cpu_b, bool both)
 	return i < n ? -1 : (c[0].rate + c[1].rate) / n;
 }
 
+int host_corun_pair(int cpu_a, int cpu_b, bool both_first, double *alone, double *both)
+{
+	if (both_first) {
+		*both = corun_rate(cpu_a, cpu_b, true);
+		*alone = corun_rate(cpu_a, cpu_b, false);
+	} else {
+		*alone = corun_rate(cpu_a, cpu_b, false);
+		*both = corun_rate(cpu_a, cpu_b, true);
+	}
+	return *alone > 0 && *both > 0 ? 0 : -1;
+}
+
 /*
  * Measured the way `sim validate` measures a workload's 2/1 ratio, so the
  * two agree on what "both CPUs busy" costs: throughput over a fixed time
- * (the mean of the two CPUs' rates, as the two threads' operations add up,
- * not the slower one's), alone and together in adjacent pairs, the order
+ * (the mean of the two CPUs' rates, as two threads' operations add up, not
+ * the slower one's), alone and together in adjacent pairs, the order
  * alternating so a drift in the host's speed cancels, and the median pair.
  */
 double host_corun_speed(int cpu_a, int cpu_b)
@@ -561,14 +583,7 @@ double host_corun_speed(int cpu_a, int cpu_b)
 	for (int r = 0; r < RUNS; r++) {
 		double alone, both;
 
-		if (r & 1) {
-			both = corun_rate(cpu_a, cpu_b, true);
-			alone = corun_rate(cpu_a, cpu_b, false);
-		} else {
-			alone = corun_rate(cpu_a, cpu_b, false);
-			both = corun_rate(cpu_a, cpu_b, true);
-		}
-		if (alone <= 0 || both <= 0)
+		if (host_corun_pair(cpu_a, cpu_b, r & 1, &alone, &both))
 			return -1;
 		v[r] = both / alone;
 	}

@@ -9,6 +9,7 @@
 #ifndef VFSLAB_TOOLS_SIMRUN_HOSTBENCH_H
 #define VFSLAB_TOOLS_SIMRUN_HOSTBENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum host_handoff {
@@ -53,6 +54,11 @@ double host_atomic_ns(void);
  * SMT siblings, or what a host's CPU quota leaves.
  */
 double host_corun_speed(int cpu_a, int cpu_b);
+/*
+ * One of host_corun_speed()'s pairs: the loop's rate alone, then on both
+ * CPUs (or the other way round). 0, or -1 if it cannot run.
+ */
+int host_corun_pair(int cpu_a, int cpu_b, bool both_first, double *alone, double *both);
 /* One cpu_relax() (PAUSE). */
 double host_pause_ns(void);
 /* The largest coherency line size among the caches (sysfs), or @dflt. */

@@ -31,6 +31,7 @@
 #include "tools/interrupt.h"
 #include "tools/scenarios.h"
 #include "tools/simrun/calib.h"
+#include "tools/simrun/hostbench.h"
 
 #define NATIVE_WORKLOAD_BAND 0.20
 #define NATIVE_SCENARIO_BAND 0.10
@@ -63,6 +64,8 @@ static const double ops_scale[] = { 0.5, 1, 2 };
 
 struct validate_opts {
 	const char *profile; /* the host's; NULL: calibrate now */
+	struct sim_profile *made; /* calibrated now, written to @profile */
+	double corun_given; /* @profile's co-run speed, when given */
 	bool native, published, artefacts;
 	double entry_ns; /* < 0: getppid() measured here */
 	double interval;
@@ -180,21 +183,131 @@ static double native_scaling(const struct validate_opts *o, const struct workloa
 	return q[n / 2];
 }
 
-static int part_native(const struct validate_opts *o, struct tally *t)
+/* One row of the native part, measured before it is predicted. */
+struct native_row {
+	double meas, lo, hi, one_ns;
+};
+
+/*
+ * Each row's native measurement, and beside it a pair of calibrate's
+ * co-run loop (private work alone, then on both CPUs, or the other way
+ * round) into @corun: each pair's rate alone, then together.
+ */
+static int native_measure(const struct validate_opts *o, const struct workload *const *wls,
+			  unsigned int nw, const struct scenario *sc, unsigned int ns,
+			  struct native_row *row, double *corun)
 {
 	static struct bench_result res[16];
+	int a, b;
+
+	if (!host_two_cpus(&a, &b)) {
+		cli_error("sim", "validate: the native part needs two CPUs");
+		return -1;
+	}
+	for (unsigned int i = 0; i < nw + ns; i++) {
+		struct native_row *r = &row[i];
+
+		fprintf(stderr, "vfslab sim validate: measuring %s natively (%u of %u)\n",
+			i < nw ? wls[i]->name : sc[i - nw].name, i + 1, nw + ns);
+		if (i < nw) {
+			r->meas = native_scaling(o, wls[i], &r->lo, &r->hi, &r->one_ns);
+			if (r->meas <= 0)
+				return -1;
+		} else {
+			const struct scenario *s = &sc[i - nw];
+			struct bench_opts bo;
+			int nr = 0;
+
+			bench_cli_defaults(&bo, "sim");
+			bo.wl = workload_find(s->workload);
+			bo.processes = s->processes;
+			bo.tasks[0] = 2;
+			bo.nr_tasks = 1;
+			bo.interval = o->interval;
+			bo.rounds = o->rounds;
+			bo.entry_ns = (long)(o->entry_ns + 0.5);
+			if (!bo.wl || bench_cli_side(&bo, s->before) ||
+			    bench_cli_side(&bo, s->after) || native_run(&bo, res, &nr) || nr != 2)
+				return -1;
+			r->meas = res[1].ratio;
+			r->lo = res[1].ratio_min;
+			r->hi = res[1].ratio_max;
+		}
+		if (host_corun_pair(a, b, i & 1, &corun[2 * i], &corun[2 * i + 1]) ||
+		    intr_pending())
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * A 2-thread prediction scales with the host's co-run speed, and the time a
+ * hypervisor steals moves the measured one (0.63 to 0.99 in calibrations
+ * minutes apart): a profile calibrated now takes it from the pairs timed
+ * beside the rows, over the same minutes, as host_corun_speed() reads its
+ * pairs (the median ratio). A given --profile keeps its own.
+ */
+static int native_corun(struct validate_opts *o, const double *corun, unsigned int pairs)
+{
+	double *v = malloc(pairs * sizeof(*v)), med;
+	FILE *f;
+
+	if (!v) {
+		cli_error("sim", "validate: out of memory");
+		return -1;
+	}
+	for (unsigned int i = 0; i < pairs; i++)
+		v[i] = corun[2 * i + 1] / corun[2 * i];
+	qsort(v, pairs, sizeof(*v), cmp_double);
+	med = v[pairs / 2];
+	printf("co-run speed (a private loop on both CPUs, over alone): median %.3f of %u pairs "
+	       "timed beside the rows (%.3f-%.3f); the profile's %.3f",
+	       med, pairs, v[0], v[pairs - 1], o->made ? o->made->corun_speed : o->corun_given);
+	free(v);
+	if (!o->made) {
+		printf(" is kept (given with --profile)\n");
+		return 0;
+	}
+	printf(", from calibration, is replaced by it\n");
+	printf("calibrated: transfer %.1f ns (sd %.3f of it), a read of a modified line %s, an "
+	       "RMW on a shared line %.2f of a transfer, syscall %.1f ns\n",
+	       o->made->xfer_ns[SIM_DIST_SMT], o->made->xfer_jitter,
+	       o->made->dirty_read_moves ? "moves it" : "shares it", o->made->upgrade,
+	       o->made->syscall_ns);
+	o->made->corun_speed = med > 1 ? 1 : med;
+	f = fopen(o->profile, "w");
+	if (!f) {
+		cli_error("sim", "cannot write %s: %s", o->profile, strerror(errno));
+		return -1;
+	}
+	sim_profile_write(f, o->made);
+	return cli_fclose("sim", o->profile, f);
+}
+
+static int part_native(struct validate_opts *o, struct tally *t)
+{
 	char entry[32], ops[32];
 	unsigned int nw, ns;
 	const struct workload *const *wls = pick_workloads(o->workloads, &nw);
 	const struct scenario *sc = scenario_all(&ns);
+	struct native_row *row = calloc(nw + ns, sizeof(*row));
+	double *corun = calloc(2 * (nw + ns), sizeof(*corun));
+	int ret = -1;
 
+	if (!row || !corun) {
+		cli_error("sim", "validate: out of memory");
+		goto out;
+	}
 	snprintf(entry, sizeof(entry), "%.1f", o->entry_ns);
 	snprintf(ops, sizeof(ops), "%lu", o->ops);
 	printf("== native: this machine's two CPUs against the profile %s ==\n", o->profile);
 	printf("syscall entry %.1f ns on both sides; threads mode, shared objects; native "
-	       "%d rounds of %.2f s\n\n",
+	       "%d rounds of %.2f s\n",
 	       o->entry_ns, o->rounds, o->interval);
-	printf("%-12s %10s %10s %13s %8s %8s %8s  %s\n", "workload", "predicted", "measured",
+	fflush(stdout);
+	if (native_measure(o, wls, nw, sc, ns, row, corun) || native_corun(o, corun, nw + ns))
+		goto out;
+	printf("\n%-12s %10s %10s %13s %8s %8s %8s  %s\n", "workload", "predicted", "measured",
 	       "pairs' range", "error", "1-CPU ns", "native", "2 threads / 1 thread, band 20%");
 	for (unsigned int i = 0; i < nw; i++) {
 		/*
@@ -206,19 +319,17 @@ static int part_native(const struct validate_opts *o, struct tally *t)
 				       "--entry-ns", entry,	   "--ops",	ops,
 				       "--seeds",    "3",	   NULL };
 		struct sim_tsv_row rows[4];
-		double pred, meas, err, lo, hi, one_ns;
+		const struct native_row *r = &row[i];
+		double pred, err;
 
 		if (sim_predict(args, rows, 4) != 2 || !rows[0].ops_per_sec)
-			return -1;
+			goto out;
 		pred = rows[1].ops_per_sec / rows[0].ops_per_sec;
-		meas = native_scaling(o, wls[i], &lo, &hi, &one_ns);
-		if (meas <= 0)
-			return -1;
-		err = pred / meas - 1;
+		err = pred / r->meas - 1;
 		t->rows++;
 		t->outside += fabs(err) > NATIVE_WORKLOAD_BAND;
 		printf("%-12s %9.3fx %9.3fx %6.3f-%5.3f %+7.1f%% %8.1f %8.1f  %s\n", wls[i]->name,
-		       pred, meas, lo, hi, 100 * err, 1e9 / rows[0].ops_per_sec, one_ns,
+		       pred, r->meas, r->lo, r->hi, 100 * err, 1e9 / rows[0].ops_per_sec, r->one_ns,
 		       fabs(err) > NATIVE_WORKLOAD_BAND ? "OUTSIDE" : "ok");
 		fflush(stdout);
 	}
@@ -229,34 +340,25 @@ static int part_native(const struct validate_opts *o, struct tally *t)
 	for (unsigned int i = 0; i < ns; i++) {
 		const char *args[] = { sc[i].name, "--cpus",	 "2",	"--profile",
 				       o->profile, "--entry-ns", entry, NULL };
-		struct bench_opts b;
-		double pred, meas, err;
-		int nr = 0;
+		const struct native_row *r = &row[nw + i];
+		double pred, err;
 
 		if (scenario_ratio(args, &pred))
-			return -1;
-		bench_cli_defaults(&b, "sim");
-		b.wl = workload_find(sc[i].workload);
-		b.processes = sc[i].processes;
-		b.tasks[0] = 2;
-		b.nr_tasks = 1;
-		b.interval = o->interval;
-		b.rounds = o->rounds;
-		b.entry_ns = (long)(o->entry_ns + 0.5);
-		if (!b.wl || bench_cli_side(&b, sc[i].before) || bench_cli_side(&b, sc[i].after) ||
-		    native_run(&b, res, &nr) || nr != 2)
-			return -1;
-		meas = res[1].ratio;
-		err = pred / meas - 1;
+			goto out;
+		err = pred / r->meas - 1;
 		t->rows++;
 		t->outside += fabs(err) > NATIVE_SCENARIO_BAND;
-		printf("%-16s %9.3fx %9.3fx %6.3f-%5.3f %+7.1f%%  %s\n", sc[i].name, pred, meas,
-		       res[1].ratio_min, res[1].ratio_max, 100 * err,
+		printf("%-16s %9.3fx %9.3fx %6.3f-%5.3f %+7.1f%%  %s\n", sc[i].name, pred, r->meas,
+		       r->lo, r->hi, 100 * err,
 		       fabs(err) > NATIVE_SCENARIO_BAND ? "OUTSIDE" : "ok");
 		fflush(stdout);
 	}
 	printf("\n");
-	return 0;
+	ret = 0;
+out:
+	free(row);
+	free(corun);
+	return ret;
 }
 
 static void figure_of(const struct figure *f, const struct scenario *s, double *pub, int *cpus)
@@ -389,7 +491,8 @@ static void validate_usage(FILE *f)
 		   "exits 1 if any row is outside its band.\n\n"
 		   "  --part LIST        native, published, artefacts (default all)\n"
 		   "  --profile FILE     the host's profile (`vfslab sim calibrate --out FILE`);\n"
-		   "                     without it the native part calibrates first\n"
+		   "                     without it the native part calibrates first, and takes\n"
+		   "                     the co-run speed from pairs timed beside the rows\n"
 		   "  --entry-ns N|host  syscall entry cost on both sides of the native part\n"
 		   "                     (default host: getppid() measured now)\n"
 		   "  --workloads LIST   the native part's workloads (default all)\n"
@@ -441,6 +544,7 @@ int sim_validate_cmd(int argc, char **argv)
 				   .ops = 2000 };
 	char tmp[] = "/tmp/vfslab-host-XXXXXX.prof";
 	struct tally t = { 0, 0 };
+	struct sim_profile p;
 	bool made = false;
 	int opt, ret = 0;
 
@@ -509,9 +613,20 @@ int sim_validate_cmd(int argc, char **argv)
 	intr_catch();
 	if (o.native && o.entry_ns < 0)
 		o.entry_ns = bench_host_syscall_ns();
-	if (o.native && !o.profile) {
+	if (o.native && o.profile) {
+		const struct sim_profile *given;
+		char err[256];
+
+		given = sim_profile_get(o.profile, err, sizeof(err));
+		if (!given) {
+			cli_error("sim", "--profile: %s", err);
+			return 1;
+		}
+		o.corun_given = given->corun_speed;
+		if (!sim_profile_find(o.profile))
+			free((void *)given); /* a file's, read for this */
+	} else if (o.native) {
 		struct calib_opts co = { .interval = 0.2, .rounds = 3 };
-		struct sim_profile p;
 		int fd = mkstemps(tmp, 5);
 		FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 
@@ -538,6 +653,7 @@ int sim_validate_cmd(int argc, char **argv)
 			return 1;
 		}
 		o.profile = tmp;
+		o.made = &p;
 	}
 	if ((o.native && part_native(&o, &t)) || (o.published && part_published(&t)) ||
 	    (o.artefacts && part_artefacts(&t))) {
