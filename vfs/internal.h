@@ -91,8 +91,14 @@ struct super_block {
 	unsigned long s_flags; /* SB_RDONLY; written under namespace_sem */
 	struct dentry *s_root;
 	atomic_t s_active; /* mounts of this sb */
-	atomic_t s_count; /* 1 while active, + 1 per inode */
 	unsigned long long s_max_bytes; /* tmpfs size=; 0: the instance's tmpfs-size */
+	/*
+	 * 1 while active, + 1 per inode: every new_inode() and inode free
+	 * writes it, as the kernel's inode_sb_list_add()/del() take
+	 * s_inode_list_lock, which sits on a line of its own; so does this,
+	 * or every create and unlink would take s_flags' line from readers.
+	 */
+	atomic_t s_count __cacheline_aligned;
 	/* tmpfs' used_blocks: the pages files hold, against size= (vfs/shmem.c). */
 	atomic_long_t shmem_pages __cacheline_aligned;
 };
