@@ -17,6 +17,7 @@ struct sim_tsv_row {
 	int cpus;
 	char side[128];
 	double ops_per_sec, ratio, instrs_per_op, ns_per_op;
+	double ratio_min, ratio_max; /* over the perturbed runs (--seeds) */
 	unsigned long ops; /* per vCPU */
 };
 

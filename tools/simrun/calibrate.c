@@ -71,10 +71,10 @@ int sim_predict(const char *const *args, struct sim_tsv_row *rows, int max)
 	f = fdopen(fds[0], "r");
 	while (f && fgets(line, sizeof(line), f)) {
 		struct sim_tsv_row r;
-		char *tab[7], *p = line;
+		char *tab[9], *p = line;
 		int k = 0;
 
-		for (; k < 7 && p; k++) {
+		for (; k < 9 && p; k++) {
 			tab[k] = p;
 			p = strchr(p, '\t');
 			if (p)
@@ -90,6 +90,10 @@ int sim_predict(const char *const *args, struct sim_tsv_row *rows, int max)
 		r.instrs_per_op = atof(tab[4]);
 		r.ns_per_op = atof(tab[5]);
 		r.ops = strtoul(tab[6], NULL, 10);
+		if (k == 9) {
+			r.ratio_min = atof(tab[7]);
+			r.ratio_max = atof(tab[8]);
+		}
 		rows[n++] = r;
 	}
 	if (f)

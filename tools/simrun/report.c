@@ -251,11 +251,13 @@ double sim_judged_ratio(const struct sim_cli *c, const struct sim_result *res, i
 /* --format tsv: what sim validate and calibrate read back. */
 static void tsv(FILE *f, const struct sim_cli *c, const struct sim_result *res, int nr)
 {
-	fprintf(f, "cpus\tside\tops_per_sec\tratio\tinstrs_per_op\tns_per_op\tops_per_cpu\n");
+	fprintf(f, "cpus\tside\tops_per_sec\tratio\tinstrs_per_op\tns_per_op\tops_per_cpu\t"
+		   "ratio_min\tratio_max\n");
 	for (int i = 0; i < nr; i++)
-		fprintf(f, "%d\t%s\t%.1f\t%.6f\t%.3f\t%.3f\t%lu\n", res[i].br.tasks,
+		fprintf(f, "%d\t%s\t%.1f\t%.6f\t%.3f\t%.3f\t%lu\t%.6f\t%.6f\n", res[i].br.tasks,
 			c->o.sides[res[i].br.side].label, res[i].br.median,
-			sim_judged_ratio(c, res, i), res[i].instrs_per_op, res[i].op_ns, c->ops);
+			sim_judged_ratio(c, res, i), res[i].instrs_per_op, res[i].op_ns, c->ops,
+			res[i].br.ratio_min, res[i].br.ratio_max);
 }
 
 void sim_report(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
