@@ -67,6 +67,23 @@ static inline unsigned int arch_nr_cpu_ids(void)
 #endif
 
 /*
+ * Models cache_line_size(): the line SLAB_HWCACHE_ALIGN aligns objects to,
+ * which the kernel reads from the CPU at boot (x86: CLFLUSH's line size;
+ * arm64: CTR_EL0.CWG, the largest line a write-back covers, which is the
+ * L3's 128 bytes where the L3 has them). Natively 64, L1_CACHE_BYTES; the
+ * port gives its profile's coherence line, so an object does not straddle
+ * one on a machine with 128-byte lines.
+ */
+#ifdef VFSLAB_SIM
+unsigned int arch_cache_line_size(void);
+#else
+static inline unsigned int arch_cache_line_size(void)
+{
+	return L1_CACHE_BYTES;
+}
+#endif
+
+/*
  * Whether the platform takes a CPU away from lib/ while it holds or waits
  * for a lock.  Natively it does, threads being preempted: long spin waits
  * yield, and lib/spinlock.c lets an arriving thread take a free lock ahead

@@ -137,8 +137,14 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 		return NULL;
 	if (!align)
 		align = KMEM_DEFAULT_ALIGN;
-	if (flags & SLAB_HWCACHE_ALIGN)
-		align = max(align, (size_t)L1_CACHE_BYTES);
+	if (flags & SLAB_HWCACHE_ALIGN) {
+		/* calculate_alignment(): a small object needs no more than half a line. */
+		size_t ralign = arch_cache_line_size();
+
+		while (size <= ralign / 2)
+			ralign /= 2;
+		align = max(align, ralign);
+	}
 	if (size > SIZE_MAX - align)
 		return NULL;
 
@@ -148,7 +154,7 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 	memset(c, 0, sizeof(*c));
 	c->object_size = size;
 	c->align = align;
-	/* A multiple of the alignment, hence of 64 with SLAB_HWCACHE_ALIGN. */
+	/* A multiple of the alignment, hence of the line with SLAB_HWCACHE_ALIGN. */
 	c->size = ALIGN(size, align);
 	c->flags = flags;
 	snprintf(c->name, sizeof(c->name), "%s", name ? name : "");

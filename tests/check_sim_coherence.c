@@ -373,6 +373,22 @@ static void run(void (*fn)(void *), void **args, unsigned int n, struct outcome 
 	run_on(&toy, fn, args, n, o);
 }
 
+/* SLAB_HWCACHE_ALIGN follows the profile's line, as cache_line_size() follows the CPU's. */
+START_TEST(test_runtime_cache_line_size)
+{
+	struct sim_profile wide = toy;
+
+	wide.line_bytes = 128;
+	ck_assert_int_eq(sim_setup(&wide, 1), 0);
+	ck_assert_uint_eq(arch_cache_line_size(), 128);
+	sim_teardown();
+	wide.line_bytes = 64;
+	ck_assert_int_eq(sim_setup(&wide, 1), 0);
+	ck_assert_uint_eq(arch_cache_line_size(), 64);
+	sim_teardown();
+}
+END_TEST
+
 START_TEST(test_runtime_atomics)
 {
 	void *args[2] = { NULL, NULL };
@@ -556,6 +572,7 @@ static Suite *sim_suite(void)
 	tcase_add_test(rt, test_runtime_store_buffer);
 	tcase_add_test(rt, test_runtime_fill_buffers);
 	tcase_add_test(rt, test_runtime_load_then_cas);
+	tcase_add_test(rt, test_runtime_cache_line_size);
 	suite_add_tcase(s, rt);
 	return s;
 }

@@ -81,6 +81,23 @@ START_TEST(test_alignment_and_stride)
 }
 END_TEST
 
+/* calculate_alignment(): HWCACHE_ALIGN halves the line while the object fits in half. */
+START_TEST(test_hwcache_small_objects)
+{
+	static const size_t size[] = { 8, 24, 32, 33, 64, 65 }, align[] = { 8, 32, 32, 64, 64, 64 };
+
+	ck_assert_uint_eq(arch_cache_line_size(), 64);
+	for (size_t i = 0; i < sizeof(size) / sizeof(size[0]); i++) {
+		struct kmem_cache *c = kmem_cache_create("small", size[i], 0, SLAB_HWCACHE_ALIGN);
+
+		ck_assert_ptr_nonnull(c);
+		ck_assert_msg(kmem_cache_align(c) == align[i], "%zu bytes: aligned %zu, not %zu",
+			      size[i], kmem_cache_align(c), align[i]);
+		kmem_cache_destroy(c);
+	}
+}
+END_TEST
+
 START_TEST(test_inuse_exact)
 {
 	struct kmem_cache *c = kmem_cache_create("dentry", 192, 0, SLAB_HWCACHE_ALIGN);
@@ -322,6 +339,7 @@ static Suite *slab_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_create_args);
 	tcase_add_test(tc, test_alignment_and_stride);
+	tcase_add_test(tc, test_hwcache_small_objects);
 	tcase_add_test(tc, test_inuse_exact);
 	tcase_add_test(tc, test_typesafe_per_cpu);
 	tcase_add_test(tc, test_typesafe_by_rcu);

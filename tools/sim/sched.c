@@ -415,6 +415,12 @@ int arch_cpu_id(void)
 	return (int)sim_self->id;
 }
 
+/* The profile's coherence line: what the kernel's cache_line_size() reads from the CPU. */
+unsigned int arch_cache_line_size(void)
+{
+	return sim.prof && sim.prof->line_bytes ? sim.prof->line_bytes : L1_CACHE_BYTES;
+}
+
 int sim_setup(const struct sim_profile *p, unsigned int nr)
 {
 	size_t total;
