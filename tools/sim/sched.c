@@ -514,6 +514,14 @@ void sim_set_seed(uint64_t seed)
 	sim.coh.seed = splitmix(seed);
 }
 
+void sim_stagger(uint64_t span_ps)
+{
+	struct sim_vcpu *v = sim_self;
+
+	if (span_ps)
+		sim_charge(splitmix(sim.coh.seed ^ (v->id + 1) * 0xd1b54a32d192ed03ull) % span_ps);
+}
+
 void sim_teardown(void)
 {
 	if (sim.vcpus) {

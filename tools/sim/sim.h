@@ -155,6 +155,12 @@ void sim_set_entry_ns(double ns);
  * deterministic: the same seed, the same run.
  */
 void sim_set_seed(uint64_t seed);
+/*
+ * The calling vCPU waits a time drawn from the run's seed and its number,
+ * below @span_ps: where each starts its loop, so the seeds vary the CPUs'
+ * relative phase as well as the transfers.
+ */
+void sim_stagger(uint64_t span_ps);
 void sim_teardown(void);
 /* Create the vCPUs' contexts running @fn(@args[i]) and run them all to the end. */
 void sim_run(void (*fn)(void *arg), void **args);
