@@ -212,8 +212,10 @@ static int native_measure(const struct validate_opts *o, const struct workload *
 	for (unsigned int i = 0; i < nw + ns; i++) {
 		struct native_row *r = &row[i];
 
-		fprintf(stderr, "vfslab sim validate: measuring %s natively (%u of %u)\n",
-			i < nw ? wls[i]->name : sc[i - nw].name, i + 1, nw + ns);
+		/* The rows print once all are measured: meanwhile, where someone watches. */
+		if (isatty(STDERR_FILENO))
+			fprintf(stderr, "vfslab sim validate: measuring %s natively (%u of %u)\n",
+				i < nw ? wls[i]->name : sc[i - nw].name, i + 1, nw + ns);
 		if (i < nw) {
 			r->meas = native_scaling(o, wls[i], &r->lo, &r->hi, &r->one_ns);
 			if (r->meas <= 0)
