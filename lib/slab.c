@@ -154,7 +154,7 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 	memset(c, 0, sizeof(*c));
 	c->object_size = size;
 	c->align = align;
-	/* A multiple of the alignment, hence of the line with SLAB_HWCACHE_ALIGN. */
+	/* A multiple of the alignment: of the line, or of its half for half a line or less. */
 	c->size = ALIGN(size, align);
 	c->flags = flags;
 	snprintf(c->name, sizeof(c->name), "%s", name ? name : "");

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/arch.h"
 #include "lib/bug.h"
 #include "lib/rcu.h"
 #include "lib/slab.h"

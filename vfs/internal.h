@@ -95,8 +95,9 @@ struct super_block {
 	/*
 	 * 1 while active, + 1 per inode: every new_inode() and inode free
 	 * writes it, as the kernel's inode_sb_list_add()/del() take
-	 * s_inode_list_lock, which sits on a line of its own; so does this,
-	 * or every create and unlink would take s_flags' line from readers.
+	 * s_inode_list_lock, which is ____cacheline_aligned_in_smp; so is
+	 * this, or every create and unlink would take s_flags' line from
+	 * readers (on a 128-byte-line machine, as there, half a line apart).
 	 */
 	atomic_t s_count __cacheline_aligned;
 	/* tmpfs' used_blocks: the pages files hold, against size= (vfs/shmem.c). */

@@ -307,7 +307,7 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 	}
 	for (int d = SIM_DIST_SMT; d < SIM_DIST_NR; d++)
 		p->xfer_ns[d] = cas;
-	/* Ctrl-C is seen between measurements: each takes a second or less. */
+	/* Ctrl-C is seen between measurements, a few seconds apart at most. */
 	if (intr_pending())
 		return -1;
 	/*
@@ -349,6 +349,8 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 	p->mem_ns = host_chase_ns(1u << 30);
 	p->atomic_ns = host_atomic_ns();
 	p->pause_ns = host_pause_ns();
+	if (intr_pending())
+		return -1;
 	p->corun_speed = host_corun_speed(a, b);
 	if (p->corun_speed <= 0) {
 		cli_error("sim", "calibrate: the co-run measurement could not run");

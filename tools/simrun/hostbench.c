@@ -487,8 +487,9 @@ double host_atomic_ns(void)
 
 /*
  * A private, CPU-bound loop on @cpu for a fixed time: its rate, loop
- * iterations per ns, the median of its 1 ms slices' rates, as a stolen
- * burst slows only the slices it falls in.
+ * iterations per ns, over the whole time, as the native rows it scales
+ * count operations (time the host takes away, a quota's or a neighbour's,
+ * counts against both).
  */
 struct corun {
 	int cpu;
@@ -497,29 +498,20 @@ struct corun {
 };
 
 #define CORUN_NS 50e6
-#define CORUN_SLICE_NS 1e6
-#define CORUN_SLICES 64
 
 static double spin_rate(void)
 {
-	double rate[CORUN_SLICES], t0 = now_ns(), t = t0;
 	volatile uint64_t x = 0;
-	int n = 0;
+	uint64_t n = 0;
+	double t0 = now_ns(), t;
 
-	while (t - t0 < CORUN_NS && n < CORUN_SLICES) {
-		double s0 = t;
-		uint64_t k = 0;
-
-		do {
-			for (unsigned int i = 0; i < 1000; i++)
-				x += i;
-			k += 1000;
-			t = now_ns();
-		} while (t - s0 < CORUN_SLICE_NS);
-		rate[n++] = k / (t - s0);
-	}
-	qsort(rate, n, sizeof(*rate), cmp_double);
-	return rate[n / 2];
+	do {
+		for (unsigned int i = 0; i < 10000; i++)
+			x += i;
+		n += 10000;
+		t = now_ns();
+	} while (t - t0 < CORUN_NS);
+	return n / (t - t0);
 }
 
 static void *corun_main(void *arg)

@@ -240,9 +240,12 @@ static int native_measure(const struct validate_opts *o, const struct workload *
 			r->lo = res[1].ratio_min;
 			r->hi = res[1].ratio_max;
 		}
-		if (host_corun_pair(a, b, i & 1, &corun[2 * i], &corun[2 * i + 1]) ||
-		    intr_pending())
+		if (intr_pending())
 			return -1;
+		if (host_corun_pair(a, b, i & 1, &corun[2 * i], &corun[2 * i + 1])) {
+			cli_error("sim", "validate: the co-run measurement could not run");
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -275,13 +278,24 @@ static int native_corun(struct validate_opts *o, const double *corun, unsigned i
 		printf(" is kept (given with --profile)\n");
 		return 0;
 	}
-	printf(", from calibration, is replaced by it\n");
+	/* Two CPUs cannot run a private loop faster than alone, nor at a twentieth. */
+	if (med < 0.05) {
+		printf("\n");
+		cli_error("sim",
+			  "validate: the co-run pairs' median %.3f is not a machine's "
+			  "(the host too busy to measure)",
+			  med);
+		return -1;
+	}
+	if (med > 1)
+		med = 1;
+	printf(", from calibration, is replaced by %.3f\n", med);
 	printf("calibrated: transfer %.1f ns (sd %.3f of it), a read of a modified line %s, an "
 	       "RMW on a shared line %.2f of a transfer, syscall %.1f ns\n",
 	       o->made->xfer_ns[SIM_DIST_SMT], o->made->xfer_jitter,
 	       o->made->dirty_read_moves ? "moves it" : "shares it", o->made->upgrade,
 	       o->made->syscall_ns);
-	o->made->corun_speed = med > 1 ? 1 : med;
+	o->made->corun_speed = med;
 	f = fopen(o->profile, "w");
 	if (!f) {
 		cli_error("sim", "cannot write %s: %s", o->profile, strerror(errno));

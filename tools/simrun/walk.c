@@ -141,7 +141,8 @@ static int simulate_point(struct sim_cli *c, const struct sim_profile *p, int k,
 		sim_speed_count(&x->speed);
 		if (seed)
 			sim_speed_add(&r->speed, &x->speed);
-		rate[seed] = x->br.median;
+		/* What the ratio judges: the score where the workload has one (blogbench's reads). */
+		rate[seed] = o->wl->score_names[0] ? x->br.score[0] : x->br.median;
 		if (seed) {
 			/* ops and accesses stay the first run's: its c2c report divides by them. */
 			result_add(r, x);
@@ -400,7 +401,7 @@ int sim_run_scenario(struct sim_cli *base, const struct scenario *s, bool c2c, s
 				       res[i].br.tasks, p->name, ratio,
 				       c.o.wl->score_names[0] ? " in " : "",
 				       c.o.wl->score_names[0] ? c.o.wl->score_names[0] : "");
-				if (c.seeds > 1 && !c.o.wl->score_names[0])
+				if (c.seeds > 1)
 					printf(" (%.3f-%.3f over %u perturbed runs)",
 					       res[i].br.ratio_min, res[i].br.ratio_max, c.seeds);
 				if (s->published)
