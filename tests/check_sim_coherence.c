@@ -33,6 +33,7 @@ static const struct sim_profile toy = {
 	.mem_ns = 200,
 	.atomic_ns = 10,
 	.upgrade = 0.5,
+	.hold = 0.5,
 	.corun_speed = 1,
 	.pause_ns = 30,
 	.syscall_ns = 100,
@@ -493,6 +494,65 @@ START_TEST(test_runtime_load_then_cas)
 END_TEST
 
 /*
+ * The hold probe of `vfslab sim calibrate` (host_hold_probe()) on the
+ * model: vCPU 1 adds to a line without pause, vCPU 0 loads it, works, and
+ * compare-and-swaps it. The CAS fails when vCPU 1's waiting request took
+ * the line first, which it does the profile's hold of a transfer after
+ * vCPU 0's load got it.
+ */
+static uint64_t hold_line[8] __attribute__((aligned(64)));
+static uint64_t hold_done[8] __attribute__((aligned(64)));
+static int hold_work; /* loop iterations between the load and the CAS */
+static unsigned int hold_failed;
+
+static void hold_probe(void *arg)
+{
+	if (arg) {
+		while (!__atomic_load_n(&hold_done[0], __ATOMIC_RELAXED))
+			__atomic_fetch_add(&hold_line[0], 2, __ATOMIC_SEQ_CST);
+		return;
+	}
+	for (int i = 0; i < 50; i++) {
+		uint64_t v = __atomic_load_n(&hold_line[0], __ATOMIC_RELAXED);
+
+		for (volatile int k = 0; k < hold_work; k++)
+			;
+		hold_failed += !__atomic_compare_exchange_n(&hold_line[0], &v, v + 1, false,
+							    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+		for (volatile int k = 0; k < 100; k++)
+			;
+	}
+	__atomic_store_n(&hold_done[0], 1, __ATOMIC_RELAXED);
+}
+
+static unsigned int hold_fails(double hold, int work)
+{
+	struct sim_profile p = toy;
+	void *args[2] = { NULL, hold_line }; /* vCPU 1 hammers */
+	struct outcome o;
+
+	p.hold = hold;
+	p.xfer_ns[SIM_DIST_CLUSTER] = 100; /* vCPUs 0 and 1 */
+	p.dirty_read_moves = 1;
+	hold_work = work;
+	hold_failed = 0;
+	hold_done[0] = 0;
+	run_on(&p, hold_probe, args, 2, &o);
+	return hold_failed;
+}
+
+START_TEST(test_runtime_hold)
+{
+	/* A few instructions (1 ns each) fit in 30 ns: the CAS hits. */
+	ck_assert_uint_le(hold_fails(0.3, 1), 2);
+	/* Ten iterations of the delay loop do not: the line has gone. */
+	ck_assert_uint_ge(hold_fails(0.3, 10), 48);
+	/* A longer hold (90 ns) keeps it through them. */
+	ck_assert_uint_le(hold_fails(0.9, 10), 2);
+}
+END_TEST
+
+/*
  * The store buffer (4 entries in the toy): plain stores that miss do not
  * stall until it is full; a locked RMW waits for every buffered store.
  */
@@ -572,6 +632,7 @@ static Suite *sim_suite(void)
 	tcase_add_test(rt, test_runtime_store_buffer);
 	tcase_add_test(rt, test_runtime_fill_buffers);
 	tcase_add_test(rt, test_runtime_load_then_cas);
+	tcase_add_test(rt, test_runtime_hold);
 	tcase_add_test(rt, test_runtime_cache_line_size);
 	suite_add_tcase(s, rt);
 	return s;

@@ -98,6 +98,15 @@ START_TEST(test_bad_files)
 		ck_assert_int_eq(sim_profile_parse(&p, buf, err, sizeof(err)), 0);
 		ck_assert_double_eq(p.cpi, 1);
 	}
+	/* A profile calibrated before the hold probe: the error says what to do. */
+	{
+		char *c = strstr(text, "hold = "), *e = strchr(c, '\n');
+
+		snprintf(buf, sizeof(buf), "%.*s%s", (int)(c - text), text, e + 1);
+		expect_error(buf, "hold is missing (profiles calibrated before 2026-12-03");
+		snprintf(buf, sizeof(buf), "%.*shold = 1.5\n%s", (int)(c - text), text, e + 1);
+		expect_error(buf, "hold = '1.5' is not a valid value");
+	}
 	ck_assert_int_eq(sim_profile_load(&p, "/nonexistent/x.prof", err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/x.prof"));
 	ck_assert_ptr_null(sim_profile_get("nonesuch", err, sizeof(err)));

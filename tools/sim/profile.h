@@ -68,6 +68,14 @@ struct sim_profile {
 	 */
 	unsigned int dirty_read_moves;
 	/*
+	 * How long a CPU keeps a line it has just received while another
+	 * CPU's request for it waits, as a fraction of a transfer: the
+	 * waiting request takes the line that long after the transfer it
+	 * queued behind ends (until then the holder's accesses hit, so a load
+	 * and the CAS right after it cost one transfer, not two).
+	 */
+	double hold;
+	/*
 	 * How much one transfer's time varies: its standard deviation over its
 	 * mean. Each transfer draws its time around the mean with that spread,
 	 * so that CPUs running the same loop do not stay in lockstep as they

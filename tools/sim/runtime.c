@@ -5,9 +5,12 @@
  * becomes an access in the coherence model, charged to the running vCPU.
  * Accesses to a vCPU's own stack are private and free.
  *
- * The scheduling check comes before an access, and an atomic's effect is
- * applied before its cost is charged: an access happens when its vCPU is
- * the earliest one, and a contended line's next user queues behind it.
+ * The scheduling check comes before an access: an access is issued when
+ * its vCPU is the earliest one, and a contended line's next user queues
+ * behind it. A load reads and an atomic takes effect once the line is
+ * there, after the wait for it, as a locked RMW does its work on a line it
+ * owns: another CPU's RMW that is still waiting for the line has not
+ * happened yet for a CAS that holds it.
  */
 #include <stdint.h>
 #include <string.h>
@@ -174,12 +177,14 @@ static noinline void acquire_slow(struct sim_vcpu *v, uintptr_t a, enum coh_kind
 			if (serial && start + est > l->busy_until)
 				l->busy_until = start + est;
 			/*
-			 * The request reaches the CPU holding the line half a
-			 * transfer after it starts: until then that CPU still
-			 * uses the line (a lock holder's retry, say, hits). Let
-			 * it run meanwhile.
+			 * The request reaches the CPU holding the line the
+			 * profile's hold of a transfer after it starts (for a
+			 * queued one: after the transfer before it ends): until
+			 * then that CPU still uses the line (its CAS after a
+			 * load, a lock holder's retry, hits). Let it run
+			 * meanwhile.
 			 */
-			mid = start + (remote ? est / 2 : 0);
+			mid = start + (remote ? est * sim.hold_pm / 1000 : 0);
 			if (mid > v->clock) {
 				v->clock = mid;
 				sim_pre(v);
@@ -352,9 +357,10 @@ void __tsan_write_range(void *addr, unsigned long size)
 }
 
 /*
- * Atomics: the check, the operation itself (the host thread runs one vCPU
- * at a time, so it is atomic), then the charge. A failed compare-exchange
- * still takes the line exclusively, as LOCK CMPXCHG does.
+ * Atomics: the check, the charge (which waits for the line, letting
+ * earlier vCPUs run), then the operation itself (the host thread runs one
+ * vCPU at a time, so it is atomic). A failed compare-exchange still takes
+ * the line exclusively, as LOCK CMPXCHG does.
  */
 #define SIM_RMW(bits, T, name, expr)                                       \
 	T __tsan_atomic##bits##_##name(volatile T *a, T v, int mo);        \
@@ -364,12 +370,12 @@ void __tsan_write_range(void *addr, unsigned long size)
 		T old;                                                     \
                                                                            \
 		(void)mo;                                                  \
-		if (cpu && !on_stack((uintptr_t)a))                        \
+		if (cpu && !on_stack((uintptr_t)a)) {                      \
 			sim_pre(cpu);                                      \
+			charge(cpu, (uintptr_t)a, sizeof(T), COH_RMW, PC); \
+		}                                                          \
 		old = *a;                                                  \
 		*a = (T)(expr);                                            \
-		if (cpu && !on_stack((uintptr_t)a))                        \
-			charge(cpu, (uintptr_t)a, sizeof(T), COH_RMW, PC); \
 		return old;                                                \
 	}
 
@@ -406,15 +412,15 @@ void __tsan_write_range(void *addr, unsigned long size)
 		bool local = !cpu || on_stack((uintptr_t)a);                                       \
 		int ok;                                                                            \
                                                                                                    \
-		if (!local)                                                                        \
+		if (!local) {                                                                      \
 			sim_pre(cpu);                                                              \
+			charge(cpu, (uintptr_t)a, sizeof(T), COH_RMW, pc);                         \
+		}                                                                                  \
 		ok = *a == *c;                                                                     \
 		if (ok)                                                                            \
 			*a = v;                                                                    \
 		else                                                                               \
 			*c = *a;                                                                   \
-		if (!local)                                                                        \
-			charge(cpu, (uintptr_t)a, sizeof(T), COH_RMW, pc);                         \
 		return ok;                                                                         \
 	}                                                                                          \
 	int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int mo,        \

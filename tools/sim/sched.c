@@ -450,6 +450,7 @@ int sim_setup(const struct sim_profile *p, unsigned int nr)
 		sim.instr_cost[n].fs = n * sim.instr_fs % 1000;
 	}
 	sim.sb_depth = p->store_buffer < SIM_SB_MAX ? p->store_buffer : SIM_SB_MAX;
+	sim.hold_pm = (unsigned int)(p->hold * 1000 + 0.5);
 	sim.copy_mlp = p->copy_mlp >= 1 ? p->copy_mlp : 1;
 	sim.fill_buffers = (unsigned int)(sim.copy_mlp + 0.5);
 	if (sim.fill_buffers > SIM_MLP_MAX)

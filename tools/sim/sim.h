@@ -109,6 +109,7 @@ struct sim {
 		uint64_t ps, fs;
 	} instr_cost[SIM_INSTR_TAB];
 	unsigned int sb_depth;
+	unsigned int hold_pm; /* the profile's hold, per mille of a transfer */
 	double copy_mlp; /* a copy's misses in flight at once (profile.h) */
 	unsigned int fill_buffers; /* the same, rounded: a store stream's requests in flight */
 	void *main_sp;

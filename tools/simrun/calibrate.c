@@ -275,6 +275,7 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 {
 	double cas, lcas, l2, l1_ns, l2_ns;
 	struct host_line_probe probe;
+	struct host_hold hold;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int a, b;
 	bool smt;
@@ -337,6 +338,25 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 	p->upgrade = probe.upgrade > 0 ? probe.upgrade / probe.dirty_read : 0;
 	if (p->upgrade > 4)
 		p->upgrade = 4;
+	/*
+	 * How long the line stays with a CPU that has just received it while
+	 * the other's request waits, over the transfer: swept up to twice it.
+	 */
+	if (host_hold_probe(a, b, 2 * cas, &hold)) {
+		cli_error("sim", "calibrate: the hold probe could not run");
+		return -1;
+	}
+	if (hold.window < 0) {
+		cli_error("sim",
+			  "calibrate: a CPU kept a line it had just received for more than "
+			  "twice a transfer while the other's request waited (%.0f%% of CASes "
+			  "failed at most): the machine is too busy to measure",
+			  100 * hold.fail_max);
+		return -1;
+	}
+	p->hold = hold.window / cas > 1 ? 1 : hold.window / cas;
+	if (intr_pending())
+		return -1;
 	/* The spread of that read, over its time: how a transfer's time varies. */
 	p->xfer_jitter = probe.xfer_sd / probe.dirty_read;
 	if (p->xfer_jitter > 0.5)
@@ -396,6 +416,11 @@ int sim_calibrate(struct sim_profile *p, const struct calib_opts *o, FILE *log)
 			probe.dirty_read, probe.owner_reread,
 			p->dirty_read_moves ? "the line moved" : "the owner kept a copy",
 			probe.upgrade, p->upgrade, probe.moved_rmw);
+		fprintf(log,
+			"# hold probe: with the other CPU's request waiting, a line just received "
+			"is taken %.1f ns later\n#   (%.2f of a transfer; a quarter of the CASes "
+			"after %.1f ns, three quarters after %.1f)\n",
+			hold.window, p->hold, hold.q1, hold.q3);
 		fprintf(log,
 			"# a transfer's time varies by %.1f ns (standard deviation, from the "
 			"interquartile range, the clock's own spread taken out): %.3f of it\n",

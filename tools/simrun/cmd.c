@@ -90,9 +90,10 @@ static void list_profiles(void)
 		       "", p[i].ghz, p[i].cpi, p[i].store_buffer, p[i].line_bytes,
 		       p[i].dirty_read_moves ? "moves it" : "shares it");
 		printf("%11s LLC %.1f, memory %.0f, atomic %.2f, pause %.2f, syscall %.0f ns, "
-		       "upgrade %.2f of a transfer, transfers vary by %.3f\n",
+		       "upgrade %.2f of a transfer, transfers vary by %.3f,\n%11s a line just "
+		       "received is held %.2f of a transfer while a request waits\n",
 		       "", p[i].llc_ns, p[i].mem_ns, p[i].atomic_ns, p[i].pause_ns, p[i].syscall_ns,
-		       p[i].upgrade, p[i].xfer_jitter);
+		       p[i].upgrade, p[i].xfer_jitter, "", p[i].hold);
 		printf("%11s %s (sources: tools/sim/profile.c)\n", "", p[i].notes);
 	}
 }

@@ -332,6 +332,138 @@ out:
 	return ret;
 }
 
+/*
+ * The hold probe: B adds to the line without pause, so a request of its
+ * own waits whenever A has the line; A loads it, works for a delay that
+ * depends on the loaded value, and compare-and-swaps what it loaded. The
+ * CAS fails when B took the line in between. Swept over the delay, the
+ * failures step from none to nearly all where B's waiting request reaches
+ * A: how long a core keeps a line it has just received while another
+ * request waits.
+ */
+#define HOLD_STEPS 48
+#define HOLD_PASSES 5
+#define HOLD_TRIES 2000
+#define HOLD_GAP 300 /* delay iterations between tries: B takes the line back */
+
+struct hold {
+	_Alignas(128) uint64_t line;
+	_Alignas(128) uint64_t stop;
+	_Alignas(128) int cpu;
+};
+
+/* @n iterations of a dependent multiply-add chain on @x. */
+static uint64_t chain(uint64_t x, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++) {
+		x = x * 3 + 1;
+		__asm__ volatile("" : "+r"(x));
+	}
+	return x;
+}
+
+static void *hold_hammer(void *arg)
+{
+	struct hold *h = arg;
+
+	pin(h->cpu);
+	while (!__atomic_load_n(&h->stop, __ATOMIC_RELAXED))
+		__atomic_fetch_add(&h->line, 2, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+/* One chain iteration's time, alone (the best of a few runs). */
+static double chain_ns(void)
+{
+	double v[RUNS];
+	uint64_t x = 1;
+
+	for (int r = 0; r < RUNS; r++) {
+		double t0 = now_ns();
+
+		x = chain(x, 1000000);
+		v[r] = (now_ns() - t0) / 1e6;
+	}
+	(void)x;
+	return best(v, RUNS);
+}
+
+/* The delay at which half of the CASes fail: linear between two steps. */
+static double hold_cross(const double *fail, const double *ns, int n, double level)
+{
+	if (fail[0] >= level)
+		return 0;
+	for (int i = 1; i < n; i++)
+		if (fail[i] >= level)
+			return ns[i - 1] +
+			       (ns[i] - ns[i - 1]) * (level - fail[i - 1]) / (fail[i] - fail[i - 1]);
+	return -1;
+}
+
+int host_hold_probe(int cpu_a, int cpu_b, double span_ns, struct host_hold *out)
+{
+	struct hold *h = aligned_alloc(128, sizeof(*h));
+	double it = chain_ns(), ns[HOLD_STEPS], fail[HOLD_STEPS], pass[HOLD_PASSES][HOLD_STEPS];
+	unsigned long iters[HOLD_STEPS];
+	cpu_set_t saved;
+	pthread_t t;
+	uint64_t x = 1;
+
+	if (!h || it <= 0 || span_ns <= 0) {
+		free(h);
+		return -1;
+	}
+	memset(h, 0, sizeof(*h));
+	h->cpu = cpu_b;
+	for (int i = 0; i < HOLD_STEPS; i++) {
+		iters[i] = (unsigned long)(span_ns * i / (HOLD_STEPS - 1) / it + 0.5);
+		ns[i] = iters[i] * it;
+	}
+	sched_getaffinity(0, sizeof(saved), &saved);
+	pin(cpu_a);
+	if (pthread_create(&t, NULL, hold_hammer, h)) {
+		sched_setaffinity(0, sizeof(saved), &saved);
+		free(h);
+		return -1;
+	}
+	/* Passes over every step, so a drift of the host's speed hits them all. */
+	for (int r = 0; r < HOLD_PASSES; r++) {
+		for (int i = 0; i < HOLD_STEPS; i++) {
+			unsigned long failed = 0;
+
+			for (int k = 0; k < HOLD_TRIES; k++) {
+				uint64_t v = __atomic_load_n(&h->line, __ATOMIC_RELAXED);
+
+				/* The CAS waits for the chain, which waits for the load. */
+				x = chain(x + v, iters[i]);
+				failed += !__atomic_compare_exchange_n(&h->line, &v, v + 1, false,
+								       __ATOMIC_SEQ_CST,
+								       __ATOMIC_RELAXED);
+				x = chain(x, HOLD_GAP);
+			}
+			pass[r][i] = (double)failed / HOLD_TRIES;
+		}
+	}
+	__atomic_store_n(&h->stop, 1, __ATOMIC_RELAXED);
+	pthread_join(t, NULL);
+	sched_setaffinity(0, sizeof(saved), &saved);
+	free(h);
+	/* Each step's median pass: a pass the host preempted B in fails less. */
+	for (int i = 0; i < HOLD_STEPS; i++) {
+		double v[HOLD_PASSES];
+
+		for (int r = 0; r < HOLD_PASSES; r++)
+			v[r] = pass[r][i];
+		qsort(v, HOLD_PASSES, sizeof(*v), cmp_double);
+		fail[i] = v[HOLD_PASSES / 2];
+	}
+	out->window = hold_cross(fail, ns, HOLD_STEPS, 0.5);
+	out->q1 = hold_cross(fail, ns, HOLD_STEPS, 0.25);
+	out->q3 = hold_cross(fail, ns, HOLD_STEPS, 0.75);
+	out->fail_max = fail[HOLD_STEPS - 1];
+	return 0;
+}
+
 #define MLP_LINES 256
 #define MLP_ROUNDS 200
 

@@ -38,6 +38,19 @@ struct host_line_probe {
 };
 int host_line_probe(int cpu_a, int cpu_b, struct host_line_probe *out);
 /*
+ * How long a core keeps a line it has just received while another core's
+ * request for it waits: @cpu_b adds to the line without pause while
+ * @cpu_a loads it, runs a dependent delay and compare-and-swaps it, swept
+ * over delays of 0 to @span_ns. @window: the delay at which half of the
+ * CASes fail (B took the line in between), ns; @q1 and @q3: a quarter and
+ * three quarters; -1 where the sweep never got there; @fail_max: the
+ * failures at the longest delay. 0, or -1 if it cannot run here.
+ */
+struct host_hold {
+	double window, q1, q3, fail_max;
+};
+int host_hold_probe(int cpu_a, int cpu_b, double span_ns, struct host_hold *out);
+/*
  * How many transfers of lines @cpu_b has just written overlap when @cpu_a
  * reads them with independent loads (a copy), against a dependent chase
  * through the same lines: the memory-level parallelism a copy gets. -1 if

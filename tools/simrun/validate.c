@@ -291,10 +291,11 @@ static int native_corun(struct validate_opts *o, const double *corun, unsigned i
 		med = 1;
 	printf(", from calibration, is replaced by %.3f\n", med);
 	printf("calibrated: transfer %.1f ns (sd %.3f of it), a read of a modified line %s, an "
-	       "RMW on a shared line %.2f of a transfer, syscall %.1f ns\n",
+	       "RMW on a shared line %.2f of a transfer, a line held %.2f of one while a request "
+	       "waits, syscall %.1f ns\n",
 	       o->made->xfer_ns[SIM_DIST_SMT], o->made->xfer_jitter,
 	       o->made->dirty_read_moves ? "moves it" : "shares it", o->made->upgrade,
-	       o->made->syscall_ns);
+	       o->made->hold, o->made->syscall_ns);
 	o->made->corun_speed = med;
 	f = fopen(o->profile, "w");
 	if (!f) {
