@@ -177,14 +177,19 @@ static noinline void acquire_slow(struct sim_vcpu *v, uintptr_t a, enum coh_kind
 			if (serial && start + est > l->busy_until)
 				l->busy_until = start + est;
 			/*
-			 * The request reaches the CPU holding the line the
-			 * profile's hold of a transfer after it starts (for a
-			 * queued one: after the transfer before it ends): until
-			 * then that CPU still uses the line (its CAS after a
-			 * load, a lock holder's retry, hits). Let it run
-			 * meanwhile.
+			 * The request reaches the CPU holding the line some time
+			 * after it starts: until then that CPU still uses the
+			 * line (its CAS after a load, a lock holder's retry,
+			 * hits). A request that waited behind another transfer
+			 * is already at the directory when that one ends, and
+			 * takes the line the profile's measured hold after it
+			 * (`vfslab sim calibrate`'s hold probe); one that did
+			 * not wait first travels there, half a transfer. Let
+			 * the holder run meanwhile.
 			 */
-			mid = start + (remote ? est * sim.hold_pm / 1000 : 0);
+			mid = start + (!remote	      ? 0 :
+				       start > issued ? est * sim.hold_pm / 1000 :
+							est / 2);
 			if (mid > v->clock) {
 				v->clock = mid;
 				sim_pre(v);

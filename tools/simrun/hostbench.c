@@ -395,8 +395,8 @@ static double hold_cross(const double *fail, const double *ns, int n, double lev
 		return 0;
 	for (int i = 1; i < n; i++)
 		if (fail[i] >= level)
-			return ns[i - 1] +
-			       (ns[i] - ns[i - 1]) * (level - fail[i - 1]) / (fail[i] - fail[i - 1]);
+			return ns[i - 1] + (ns[i] - ns[i - 1]) * (level - fail[i - 1]) /
+						   (fail[i] - fail[i - 1]);
 	return -1;
 }
 
