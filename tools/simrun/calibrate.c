@@ -453,6 +453,8 @@ static void calibrate_usage(FILE *f)
 		"core-to-core transfer (a compare-and-swap ping-pong on one line between two\n"
 		"pinned threads), a line probe (does a read of a line the other CPU holds\n"
 		"modified move it; what a locked add on a line both hold costs, the upgrade),\n"
+		"how long a line just received stays while the other CPU's request waits (the\n"
+		"hold: a load, a delay and a CAS against a CPU adding without pause),\n"
 		"how many misses a copy keeps in flight, load latency beyond the L2 and at\n"
 		"1 GiB (pointer chases), an uncontended locked add, PAUSE, getppid() (syscall\n"
 		"entry and exit), the coherence line size, and each workload's cycles per\n"

@@ -388,7 +388,7 @@ static double chain_ns(void)
 	return best(v, RUNS);
 }
 
-/* The delay at which half of the CASes fail: linear between two steps. */
+/* The delay at which @level of the CASes fail: linear between two steps. */
 static double hold_cross(const double *fail, const double *ns, int n, double level)
 {
 	if (fail[0] >= level)
