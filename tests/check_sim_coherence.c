@@ -543,11 +543,15 @@ static unsigned int hold_fails(double hold, int work)
 
 START_TEST(test_runtime_hold)
 {
-	/* A few instructions (1 ns each) fit in 30 ns: the CAS hits. */
+	/*
+	 * The transfer's estimate is 100 ns plus the RMW's 10, so the holds
+	 * below are 33 and 99 ns; an iteration of the delay loop is several
+	 * instructions at 1 ns each. One iteration fits in 33 ns: the CAS hits.
+	 */
 	ck_assert_uint_le(hold_fails(0.3, 1), 2);
-	/* Ten iterations of the delay loop do not: the line has gone. */
+	/* Ten do not: the line has gone. */
 	ck_assert_uint_ge(hold_fails(0.3, 10), 48);
-	/* A longer hold (90 ns) keeps it through them. */
+	/* A longer hold keeps it through them. */
 	ck_assert_uint_le(hold_fails(0.9, 10), 2);
 }
 END_TEST

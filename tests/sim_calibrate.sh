@@ -46,12 +46,13 @@ until "$bin/vfslab" sim calibrate --workloads fstat1,stat1 --rounds 2 --interval
 	fi
 	sleep 5
 done
-for key in ghz cpi xfer_cluster_ns upgrade dirty_read_moves line_bytes copy_mlp syscall_ns \
+for key in ghz cpi xfer_cluster_ns upgrade dirty_read_moves hold line_bytes copy_mlp syscall_ns \
 	cpi.fstat1 cpi.stat1; do
 	grep -q "^$key = [0-9]" "$work/host.prof" || fail "no $key in the profile"
 done
 grep -q '^#   fstat1 ' "$work/host.prof" || fail "no per-workload line"
 grep -q '^# line probe: ' "$work/host.prof" || fail "no line probe in the profile's log"
+grep -q '^# hold probe: ' "$work/host.prof" || fail "no hold probe in the profile's log"
 # The run uses the workload's own cycles per instruction.
 want=$(sed -n 's/^cpi\.fstat1 = //p' "$work/host.prof")
 "$bin/vfslab" sim fstat1 --cpus 1 --ops 100 --profile "$work/host.prof" |

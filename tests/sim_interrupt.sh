@@ -73,7 +73,10 @@ interrupt_when() {
 # two sides (progress lines from 24 on), Ctrl-C: the summary has d_lockref.
 start sim --all-scenarios --seeds 1 --jobs 2 --progress
 i=0
-while [ "$(grep -c ' CPUs of ' "$work/err" 2>/dev/null)" -lt 24 ] && [ $i -lt 2400 ]; do
+while [ $i -lt 2400 ]; do
+	# The command's own shell creates err: until then grep -c prints nothing.
+	n=$(grep -c ' CPUs of ' "$work/err" 2>/dev/null)
+	[ "${n:-0}" -ge 24 ] && break
 	i=$((i + 1))
 	sleep 0.05
 done

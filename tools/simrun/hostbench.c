@@ -344,7 +344,6 @@ out:
 #define HOLD_STEPS 48
 #define HOLD_PASSES 5
 #define HOLD_TRIES 2000
-#define HOLD_GAP 300 /* delay iterations between tries: B takes the line back */
 
 struct hold {
 	_Alignas(128) uint64_t line;
@@ -403,43 +402,52 @@ static double hold_cross(const double *fail, const double *ns, int n, double lev
 int host_hold_probe(int cpu_a, int cpu_b, double span_ns, struct host_hold *out)
 {
 	struct hold *h = aligned_alloc(128, sizeof(*h));
-	double it = chain_ns(), ns[HOLD_STEPS], fail[HOLD_STEPS], pass[HOLD_PASSES][HOLD_STEPS];
-	unsigned long iters[HOLD_STEPS];
+	double it, ns[HOLD_STEPS], fail[HOLD_STEPS], pass[HOLD_PASSES][HOLD_STEPS];
+	unsigned long iters[HOLD_STEPS], gap;
 	cpu_set_t saved;
 	pthread_t t;
 	uint64_t x = 1;
 
-	if (!h || it <= 0 || span_ns <= 0) {
+	if (!h || span_ns <= 0 || sched_getaffinity(0, sizeof(saved), &saved)) {
 		free(h);
 		return -1;
 	}
 	memset(h, 0, sizeof(*h));
 	h->cpu = cpu_b;
-	for (int i = 0; i < HOLD_STEPS; i++) {
-		iters[i] = (unsigned long)(span_ns * i / (HOLD_STEPS - 1) / it + 0.5);
-		ns[i] = iters[i] * it;
-	}
-	sched_getaffinity(0, sizeof(saved), &saved);
 	pin(cpu_a);
 	if (pthread_create(&t, NULL, hold_hammer, h)) {
 		sched_setaffinity(0, sizeof(saved), &saved);
 		free(h);
 		return -1;
 	}
+	/* The chain's speed where it runs, while B runs too. */
+	it = chain_ns();
+	for (int i = 0; i < HOLD_STEPS; i++) {
+		iters[i] = (unsigned long)(span_ns * i / (HOLD_STEPS - 1) / it + 0.5);
+		ns[i] = iters[i] * it;
+	}
+	/* Between tries, two spans: B takes the line back before A loads it again. */
+	gap = (unsigned long)(2 * span_ns / it) + 1;
 	/* Passes over every step, so a drift of the host's speed hits them all. */
 	for (int r = 0; r < HOLD_PASSES; r++) {
 		for (int i = 0; i < HOLD_STEPS; i++) {
 			unsigned long failed = 0;
 
 			for (int k = 0; k < HOLD_TRIES; k++) {
-				uint64_t v = __atomic_load_n(&h->line, __ATOMIC_RELAXED);
+				uint64_t v = __atomic_load_n(&h->line, __ATOMIC_RELAXED),
+					 want = v + 1, zero = chain(x + v, iters[i]);
 
-				/* The CAS waits for the chain, which waits for the load. */
-				x = chain(x + v, iters[i]);
-				failed += !__atomic_compare_exchange_n(&h->line, &v, v + 1, false,
+				x = zero;
+#if defined(__x86_64__)
+				/* The CAS's operand waits for the chain, the chain for the load. */
+				__asm__("and $0,%1\n\tadd %1,%0" : "+r"(want), "+r"(zero));
+#else
+				__asm__ volatile("" ::: "memory");
+#endif
+				failed += !__atomic_compare_exchange_n(&h->line, &v, want, false,
 								       __ATOMIC_SEQ_CST,
 								       __ATOMIC_RELAXED);
-				x = chain(x, HOLD_GAP);
+				x = chain(x, gap);
 			}
 			pass[r][i] = (double)failed / HOLD_TRIES;
 		}
@@ -449,6 +457,7 @@ int host_hold_probe(int cpu_a, int cpu_b, double span_ns, struct host_hold *out)
 	sched_setaffinity(0, sizeof(saved), &saved);
 	free(h);
 	/* Each step's median pass: a pass the host preempted B in fails less. */
+	out->fail_max = 0;
 	for (int i = 0; i < HOLD_STEPS; i++) {
 		double v[HOLD_PASSES];
 
@@ -456,11 +465,14 @@ int host_hold_probe(int cpu_a, int cpu_b, double span_ns, struct host_hold *out)
 			v[r] = pass[r][i];
 		qsort(v, HOLD_PASSES, sizeof(*v), cmp_double);
 		fail[i] = v[HOLD_PASSES / 2];
+		if (fail[i] > out->fail_max)
+			out->fail_max = fail[i];
 	}
+	out->fail_zero = fail[0];
+	out->fail_end = fail[HOLD_STEPS - 1];
 	out->window = hold_cross(fail, ns, HOLD_STEPS, 0.5);
 	out->q1 = hold_cross(fail, ns, HOLD_STEPS, 0.25);
 	out->q3 = hold_cross(fail, ns, HOLD_STEPS, 0.75);
-	out->fail_max = fail[HOLD_STEPS - 1];
 	return 0;
 }
 
