@@ -457,7 +457,6 @@ int host_hold_probe(int cpu_a, int cpu_b, double span_ns, struct host_hold *out)
 	sched_setaffinity(0, sizeof(saved), &saved);
 	free(h);
 	/* Each step's median pass: a pass the host preempted B in fails less. */
-	out->fail_max = 0;
 	for (int i = 0; i < HOLD_STEPS; i++) {
 		double v[HOLD_PASSES];
 
@@ -465,8 +464,6 @@ int host_hold_probe(int cpu_a, int cpu_b, double span_ns, struct host_hold *out)
 			v[r] = pass[r][i];
 		qsort(v, HOLD_PASSES, sizeof(*v), cmp_double);
 		fail[i] = v[HOLD_PASSES / 2];
-		if (fail[i] > out->fail_max)
-			out->fail_max = fail[i];
 	}
 	out->fail_zero = fail[0];
 	out->fail_end = fail[HOLD_STEPS - 1];

@@ -43,13 +43,13 @@ int host_line_probe(int cpu_a, int cpu_b, struct host_line_probe *out);
  * @cpu_a loads it, runs a dependent delay and compare-and-swaps it, swept
  * over delays of 0 to @span_ns. @window: the delay at which half of the
  * CASes fail (B took the line in between), ns; @q1 and @q3: a quarter and
- * three quarters; -1 where the sweep never got there; @fail_zero,
- * @fail_end, @fail_max: the share of CASes that failed with no delay, at
- * the longest, and at most. 0, or -1 if it cannot run here.
+ * three quarters; -1 where the sweep never got there; @fail_zero and
+ * @fail_end: the share of CASes that failed with no delay and at the
+ * longest. 0, or -1 if it cannot run here.
  */
 struct host_hold {
 	double window, q1, q3;
-	double fail_zero, fail_end, fail_max;
+	double fail_zero, fail_end;
 };
 int host_hold_probe(int cpu_a, int cpu_b, double span_ns, struct host_hold *out);
 /*
