@@ -194,6 +194,20 @@ void rcu_barrier(void);
  */
 void rcu_defer_free(void *obj, void (*fn)(void *ctx, void *obj), void *ctx);
 
+/**
+ * rcu_callbacks_per_cpu - run call_rcu() callbacks on the CPU that queued them
+ *
+ * As the kernel does (its callbacks run in softirq or an offload thread on
+ * that CPU), so a callback's work costs the CPU whose task made it; liburcu
+ * otherwise runs every callback on one worker thread wherever the scheduler
+ * puts it.  For benchmarks whose tasks are pinned.  Natively it starts a
+ * worker bound to each CPU this thread may run on; later calls do nothing.
+ * Return: 0, or -errno when a worker could not be started (callbacks from
+ * a CPU without one still run, on the shared worker).  The port's callbacks
+ * always run so.
+ */
+int rcu_callbacks_per_cpu(void);
+
 #ifdef VFSLAB_SIM
 /* The kernel's callback_head: a list link and the callback, 16 bytes. */
 struct rcu_head {

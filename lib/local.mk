@@ -32,6 +32,8 @@ LIB_PORTABLE_SOURCES = \
 	%D%/lockref.h \
 	%D%/mutex.c \
 	%D%/mutex.h \
+	%D%/page_alloc.c \
+	%D%/page_alloc.h \
 	%D%/rcu.h \
 	%D%/rwsem.c \
 	%D%/rwsem.h \

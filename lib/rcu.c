@@ -3,7 +3,9 @@
  * Out-of-line RCU helpers.  rcu_defer_free() plays the part of the kernel's
  * kfree_rcu() for objects without an embedded rcu_head.
  */
+#include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -93,6 +95,53 @@ void rcu_defer_free(void *obj, void (*fn)(void *ctx, void *obj), void *ctx)
 	spin_unlock(&s->lock);
 	if (full)
 		call_rcu(&full->head, defer_batch_cb);
+}
+
+static pthread_once_t per_cpu_once = PTHREAD_ONCE_INIT;
+static int per_cpu_err;
+
+/*
+ * liburcu's create_all_cpu_call_rcu_data() would bind a worker to every
+ * configured CPU, and a worker that cannot bind (a CPU outside our cpuset)
+ * aborts the process: bind only to the CPUs this thread may use.
+ */
+static void per_cpu_start(void)
+{
+	cpu_set_t set, one;
+
+	if (sched_getaffinity(0, sizeof(set), &set)) {
+		per_cpu_err = -errno;
+		return;
+	}
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		struct call_rcu_data *crdp;
+		int r;
+
+		if (!CPU_ISSET(cpu, &set) || urcu_memb_get_cpu_call_rcu_data(cpu))
+			continue;
+		crdp = urcu_memb_create_call_rcu_data(0, cpu);
+		if (!crdp) {
+			per_cpu_err = -ENOMEM;
+			return;
+		}
+		/* liburcu binds its worker only after some grace periods: bind it now. */
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		r = pthread_setaffinity_np(urcu_memb_get_call_rcu_thread(crdp), sizeof(one), &one);
+		if (!r)
+			r = urcu_memb_set_cpu_call_rcu_data(cpu, crdp);
+		if (r) {
+			urcu_memb_call_rcu_data_free(crdp);
+			per_cpu_err = r < 0 ? r : -r; /* liburcu's -errno or pthread's errno */
+			return;
+		}
+	}
+}
+
+int rcu_callbacks_per_cpu(void)
+{
+	pthread_once(&per_cpu_once, per_cpu_start);
+	return per_cpu_err;
 }
 
 void rcu_barrier(void)

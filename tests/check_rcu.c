@@ -2,12 +2,14 @@
 /*
  * Tests for lib/rcu: call_rcu() callbacks wait for readers that were inside
  * when they were queued, synchronize_rcu() waits for a pre-existing reader,
- * rcu_barrier() flushes callbacks, rcu_defer_free() runs its function, and
+ * rcu_barrier() flushes callbacks, rcu_defer_free() runs its function,
+ * rcu_callbacks_per_cpu() runs a callback on the CPU that queued it, and
  * the pointer publication macros.  RCU is set up inside each test (Check
  * forks per test and liburcu's call_rcu thread must live in the child).
  */
 #include <check.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -166,6 +168,47 @@ struct cfg {
 
 static struct cfg *published;
 
+struct cpu_probe {
+	struct rcu_head head;
+	int ran_on;
+};
+
+static void cpu_probe_cb(struct rcu_head *head)
+{
+	struct cpu_probe *p = container_of(head, struct cpu_probe, head);
+
+	WRITE_ONCE(p->ran_on, sched_getcpu());
+}
+
+/* Pinned to each CPU it may use in turn, a thread's callbacks run there. */
+START_TEST(test_callbacks_per_cpu)
+{
+	cpu_set_t allowed, one;
+	int tried = 0;
+
+	rcu_register_thread();
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+	ck_assert_int_eq(rcu_callbacks_per_cpu(), 0);
+	ck_assert_int_eq(rcu_callbacks_per_cpu(), 0); /* once is enough */
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		struct cpu_probe p = { .ran_on = -1 };
+
+		if (!CPU_ISSET(cpu, &allowed))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		ck_assert_int_eq(sched_setaffinity(0, sizeof(one), &one), 0);
+		call_rcu(&p.head, cpu_probe_cb);
+		rcu_barrier();
+		ck_assert_int_eq(READ_ONCE(p.ran_on), cpu);
+		tried++;
+	}
+	ck_assert_int_gt(tried, 0);
+	sched_setaffinity(0, sizeof(allowed), &allowed);
+	rcu_unregister_thread();
+}
+END_TEST
+
 START_TEST(test_pointer_publication)
 {
 	struct cfg *c = malloc(sizeof(*c));
@@ -202,6 +245,7 @@ static Suite *rcu_suite(void)
 	tcase_add_test(tc, test_synchronize_rcu_waits);
 	tcase_add_test(tc, test_synchronize_rcu_no_readers);
 	tcase_add_test(tc, test_rcu_defer_free);
+	tcase_add_test(tc, test_callbacks_per_cpu);
 	tcase_add_test(tc, test_pointer_publication);
 	suite_add_tcase(s, tc);
 	return s;

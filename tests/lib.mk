@@ -9,6 +9,7 @@ check_PROGRAMS += \
 	%D%/check_kstrtox \
 	%D%/check_list \
 	%D%/check_lockref \
+	%D%/check_page_alloc \
 	%D%/check_rcu \
 	%D%/check_seqlock \
 	%D%/check_slab \

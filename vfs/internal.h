@@ -28,6 +28,7 @@
 #include "lib/list.h"
 #include "lib/lockref.h"
 #include "lib/mutex.h"
+#include "lib/page_alloc.h"
 #include "lib/rcu.h"
 #include "lib/rwsem.h"
 #include "lib/seqlock.h"
@@ -151,6 +152,7 @@ struct vfs {
 	struct kmem_cache *files_cache;
 	struct kmem_cache *fs_cache;
 	struct kmem_cache *task_cache;
+	struct page_zone *page_zone; /* shmem's pages */
 
 	struct hlist_bl_head *d_hash_table;
 	unsigned int d_hash_shift;
@@ -542,6 +544,8 @@ void current_time(struct timespec *ts);
 void inode_fill_stat(const struct inode *inode, struct stat *st);
 
 /* regular-file data (vfs/shmem.c) */
+/* The zone an instance's file pages come from (vfs_new()). */
+struct page_zone *shmem_zone_create(void);
 long shmem_read(struct inode *inode, void *buf, size_t count, long long pos);
 long shmem_write(struct inode *inode, const void *buf, size_t count, long long pos);
 int shmem_setsize(struct inode *inode, long long size);

@@ -41,11 +41,11 @@
 #define NODE_SHIFT 6
 #define NODE_SLOTS (1u << NODE_SHIFT)
 
+/* The data first: the zone aligns it to the line, as a page's is. */
 struct shmem_page {
+	unsigned char data[SHMEM_PAGE_SIZE];
 	atomic_t ref; /* 1 while in the page cache */
 	bool uptodate; /* written: fallocate()d pages are holes until then */
-	struct rcu_head rcu;
-	unsigned char data[SHMEM_PAGE_SIZE];
 };
 
 /*
@@ -62,15 +62,21 @@ struct shmem_pages {
 
 /* ---- the page tree ---- */
 
-static void page_free_rcu(struct rcu_head *head)
+struct page_zone *shmem_zone_create(void)
 {
-	free(container_of(head, struct shmem_page, rcu));
+	return page_zone_create("shmem_page", sizeof(struct shmem_page));
 }
 
-static void page_put(struct shmem_page *pg)
+static void page_free_rcu(void *zone, void *pg)
+{
+	page_free(zone, pg);
+}
+
+/* The last reference: back to the instance's zone once readers are done. */
+static void page_put(struct inode *inode, struct shmem_page *pg)
 {
 	if (atomic_dec_and_test(&pg->ref))
-		call_rcu(&pg->rcu, page_free_rcu);
+		rcu_defer_free(pg, page_free_rcu, inode->i_sb->s_vfs->page_zone);
 }
 
 static void node_free_rcu(struct rcu_head *head)
@@ -229,7 +235,7 @@ static struct shmem_page *shmem_alloc_page(struct inode *inode, unsigned long id
 	if (!shmem_acct_page(inode))
 		return NULL;
 	slot = page_slot(inode, idx, &leaf);
-	pg = slot ? calloc(1, sizeof(*pg)) : NULL;
+	pg = slot ? page_alloc_zeroed(inode->i_sb->s_vfs->page_zone) : NULL;
 	if (!pg) {
 		atomic_long_dec(&inode->i_sb->shmem_pages);
 		return NULL;
@@ -276,7 +282,7 @@ static void node_truncate(struct inode *inode, struct shmem_pages *n, unsigned l
 			n->count--;
 			WRITE_ONCE(inode->i_blocks, inode->i_blocks - SHMEM_PAGE_SIZE / 512);
 			atomic_long_dec(&inode->i_sb->shmem_pages);
-			page_put(pg);
+			page_put(inode, pg);
 		}
 	}
 }
@@ -358,7 +364,7 @@ long shmem_read(struct inode *inode, void *buf, size_t count, long long pos)
 		rcu_read_unlock();
 		if (pg) {
 			memcpy((char *)buf + done, pg->data + off, n);
-			page_put(pg);
+			page_put(inode, pg);
 		} else {
 			memset((char *)buf + done, 0, n); /* a hole */
 		}

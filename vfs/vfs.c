@@ -111,6 +111,8 @@ static void vfs_free_caches(struct vfs *v)
 			kmem_cache_destroy(*caches[i]);
 		*caches[i] = NULL;
 	}
+	page_zone_destroy(v->page_zone);
+	v->page_zone = NULL;
 }
 
 struct vfs *vfs_new(const struct vfs_config *cfg, char *err, size_t errlen)
@@ -153,8 +155,9 @@ struct vfs *vfs_new(const struct vfs_config *cfg, char *err, size_t errlen)
 	v->fs_cache = kmem_cache_create("fs_cache", sizeof(struct fs_struct), 8, 0);
 	v->task_cache =
 		kmem_cache_create("task_struct", sizeof(struct task), 64, SLAB_HWCACHE_ALIGN);
+	v->page_zone = shmem_zone_create();
 	if (!v->d_hash_table || !v->dentry_cache || !v->file_cache || !v->files_cache ||
-	    !v->inode_cache || !v->fs_cache || !v->task_cache) {
+	    !v->inode_cache || !v->fs_cache || !v->task_cache || !v->page_zone) {
 		snprintf(err, errlen, "out of memory");
 		goto fail_caches;
 	}

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "lib/atomic.h"
+#include "lib/rcu.h"
 #include "tools/bench/bench.h"
 #include "tools/interrupt.h"
 
@@ -540,6 +541,15 @@ int bench_run(const struct bench_opts *o, struct bench_result *out, int *nr_out)
 				cpus[ncpus++] = c;
 	if (o->entry_ns > 0)
 		entry_loops = (unsigned long)(o->entry_ns * bench_spin_per_ns());
+	/*
+	 * Pinned tasks pay for their own RCU callbacks, as a kernel's CPUs do:
+	 * with one shared worker a run with a CPU to spare would run them free.
+	 */
+	if (o->pin && (err = rcu_callbacks_per_cpu()) < 0) {
+		fprintf(stderr, "vfslab bench: RCU callbacks stay on one worker thread: %s\n",
+			strerror(-err));
+		err = 0;
+	}
 	*nr_out = 0;
 	vfs_thread_enter();
 	for (int k = 0; k < o->nr_tasks && !err && !intr_pending(); k++) {

@@ -220,6 +220,12 @@ void rcu_defer_free(void *obj, void (*fn)(void *ctx, void *obj), void *ctx)
 		defer_flush(i);
 }
 
+/* A vCPU's callbacks run on that vCPU (sim_rcu_quiescent()) from the start. */
+int rcu_callbacks_per_cpu(void)
+{
+	return 0;
+}
+
 /* Every callback of every vCPU, run here, after its grace period. */
 void rcu_barrier(void)
 {
