@@ -136,7 +136,7 @@ EXTRA_DIST += %D%/sim_nospeed.sh %D%/report.sh %D%/fstest_run.sh %D%/fstest %D%/
 # build only the torture: there it is the TSan torture, and the others run
 # no threads worth instrumenting.
 LONG_TESTS_ALL = %D%/torture_long.sh %D%/difftest_long.sh %D%/sim_scenarios.sh \
-	%D%/pjdfstest_compare.sh
+	%D%/sim_validate_native.sh %D%/pjdfstest_compare.sh
 if THREAD_SANITIZER
 LONG_TESTS = %D%/torture_long.sh
 else

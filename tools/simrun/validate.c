@@ -193,14 +193,20 @@ struct native_row {
 	double meas, lo, hi, one_ns;
 };
 
+/* What the machine was while one row was measured, timed right after it. */
+struct beside {
+	double alone, both; /* calibrate's co-run loop: its rate alone, then on both CPUs */
+	double xfer_ns; /* calibrate's transfer: the CAS ping-pong's best run */
+};
+
 /*
  * Each row's native measurement, and beside it a pair of calibrate's
  * co-run loop (private work alone, then on both CPUs, or the other way
- * round) into @corun: each pair's rate alone, then together.
+ * round) and its transfer ping-pong (some 50 ms), into @bs.
  */
 static int native_measure(const struct validate_opts *o, const struct workload *const *wls,
 			  unsigned int nw, const struct scenario *sc, unsigned int ns,
-			  struct native_row *row, double *corun)
+			  struct native_row *row, struct beside *bs)
 {
 	static struct bench_result res[16];
 	int a, b;
@@ -242,40 +248,55 @@ static int native_measure(const struct validate_opts *o, const struct workload *
 		}
 		if (intr_pending())
 			return -1;
-		if (host_corun_pair(a, b, i & 1, &corun[2 * i], &corun[2 * i + 1])) {
+		if (host_corun_pair(a, b, i & 1, &bs[i].alone, &bs[i].both)) {
 			cli_error("sim", "validate: the co-run measurement could not run");
+			return -1;
+		}
+		bs[i].xfer_ns = host_handoff_ns(a, b, HANDOFF_CAS);
+		if (bs[i].xfer_ns <= 0) {
+			cli_error("sim", "validate: the ping-pong could not run");
 			return -1;
 		}
 	}
 	return 0;
 }
 
+/* The median of @n values (sorted in place), and their range. */
+static double beside_median(double *v, unsigned int n, double *lo, double *hi)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	*lo = v[0];
+	*hi = v[n - 1];
+	return v[n / 2];
+}
+
 /*
  * A 2-thread prediction scales with the host's co-run speed, and the time a
  * hypervisor steals moves the measured one (0.63 to 0.99 in calibrations
- * minutes apart): a profile calibrated now takes it from the pairs timed
- * beside the rows, over the same minutes, as host_corun_speed() reads its
- * pairs (the median ratio). A given --profile keeps its own.
+ * minutes apart); the transfer moves with where the host puts the vCPUs
+ * (62 to 83 ns in calibrations an hour apart). A profile calibrated now
+ * takes both from what was timed beside the rows, over the same minutes:
+ * the co-run pairs' median ratio, as host_corun_speed() reads its pairs,
+ * and the median of the rows' transfers. A given --profile keeps its own.
  */
-static int native_corun(struct validate_opts *o, const double *corun, unsigned int pairs)
+static int native_beside(struct validate_opts *o, const struct beside *bs, unsigned int n)
 {
-	double *v = malloc(pairs * sizeof(*v)), med;
+	double *v = malloc(n * sizeof(*v)), med, xfer, lo, hi;
 	FILE *f;
 
 	if (!v) {
 		cli_error("sim", "validate: out of memory");
 		return -1;
 	}
-	for (unsigned int i = 0; i < pairs; i++)
-		v[i] = corun[2 * i + 1] / corun[2 * i];
-	qsort(v, pairs, sizeof(*v), cmp_double);
-	med = v[pairs / 2];
+	for (unsigned int i = 0; i < n; i++)
+		v[i] = bs[i].both / bs[i].alone;
+	med = beside_median(v, n, &lo, &hi);
 	printf("co-run speed (a private loop on both CPUs, over alone): median %.3f of %u pairs "
 	       "timed beside the rows (%.3f-%.3f); the profile's %.3f",
-	       med, pairs, v[0], v[pairs - 1], o->made ? o->made->corun_speed : o->corun_given);
-	free(v);
+	       med, n, lo, hi, o->made ? o->made->corun_speed : o->corun_given);
 	if (!o->made) {
 		printf(" is kept (given with --profile)\n");
+		free(v);
 		return 0;
 	}
 	/* Two CPUs cannot run a private loop faster than alone, nor at a twentieth. */
@@ -285,11 +306,22 @@ static int native_corun(struct validate_opts *o, const double *corun, unsigned i
 			  "validate: the co-run pairs' median %.3f is not a machine's "
 			  "(the host too busy to measure)",
 			  med);
+		free(v);
 		return -1;
 	}
 	if (med > 1)
 		med = 1;
 	printf(", from calibration, is replaced by %.3f\n", med);
+	for (unsigned int i = 0; i < n; i++)
+		v[i] = bs[i].xfer_ns;
+	xfer = beside_median(v, n, &lo, &hi);
+	free(v);
+	printf("transfer (CAS ping-pong, each the best of its runs): median %.1f ns of %u timed "
+	       "beside the rows (%.1f-%.1f); the profile's %.1f, from calibration, is replaced "
+	       "by it\n",
+	       xfer, n, lo, hi, o->made->xfer_ns[SIM_DIST_SMT]);
+	for (int d = SIM_DIST_SMT; d < SIM_DIST_NR; d++)
+		o->made->xfer_ns[d] = xfer;
 	printf("calibrated: transfer %.1f ns (sd %.3f of it), a read of a modified line %s, an "
 	       "RMW on a shared line %.2f of a transfer, a line held %.2f of one while a request "
 	       "waits, syscall %.1f ns\n",
@@ -313,10 +345,10 @@ static int part_native(struct validate_opts *o, struct tally *t)
 	const struct workload *const *wls = pick_workloads(o->workloads, &nw);
 	const struct scenario *sc = scenario_all(&ns);
 	struct native_row *row = calloc(nw + ns, sizeof(*row));
-	double *corun = calloc(2 * (nw + ns), sizeof(*corun));
+	struct beside *bs = calloc(nw + ns, sizeof(*bs));
 	int ret = -1;
 
-	if (!row || !corun) {
+	if (!row || !bs) {
 		cli_error("sim", "validate: out of memory");
 		goto out;
 	}
@@ -327,7 +359,7 @@ static int part_native(struct validate_opts *o, struct tally *t)
 	       "%d rounds of %.2f s\n",
 	       o->entry_ns, o->rounds, o->interval);
 	fflush(stdout);
-	if (native_measure(o, wls, nw, sc, ns, row, corun) || native_corun(o, corun, nw + ns))
+	if (native_measure(o, wls, nw, sc, ns, row, bs) || native_beside(o, bs, nw + ns))
 		goto out;
 	printf("\n%-12s %10s %10s %13s %8s %8s %8s  %s\n", "workload", "predicted", "measured",
 	       "pairs' range", "error", "1-CPU ns", "native", "2 threads / 1 thread, band 20%");
@@ -379,7 +411,7 @@ static int part_native(struct validate_opts *o, struct tally *t)
 	ret = 0;
 out:
 	free(row);
-	free(corun);
+	free(bs);
 	return ret;
 }
 
