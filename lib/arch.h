@@ -198,7 +198,8 @@ void rcu_defer_free(void *obj, void (*fn)(void *ctx, void *obj), void *ctx);
  * rcu_callbacks_per_cpu - run call_rcu() callbacks on the CPU that queued them
  *
  * As the kernel does (its callbacks run in softirq or an offload thread on
- * that CPU), so a callback's work costs the CPU whose task made it; liburcu
+ * that CPU), so a callback's work takes the time of the CPU whose task made
+ * it; liburcu
  * otherwise runs every callback on one worker thread wherever the scheduler
  * puts it.  For benchmarks whose tasks are pinned.  Natively it starts a
  * worker bound to each CPU this thread may run on; later calls do nothing.

@@ -4,6 +4,10 @@
  * mm/page_alloc.c keeps free pages: a page is freed onto the freeing CPU's
  * list and allocated from the allocating CPU's list, so a CPU that frees
  * and allocates reuses its own pages with no shared line and no lock.
+ * (Natively an RCU callback runs on a worker thread with a CPU number of
+ * its own, even when bound to the queuing CPU: pages freed from callbacks
+ * reach the queuing CPU through the zone, a batch at a time, where the
+ * kernel's and the simulator's callbacks free onto that CPU's own list.)
  *
  * Pages freed stay in the zone until it is destroyed.  Handing them back to
  * the C allocator returns them to the host kernel, which faults them in again
@@ -17,8 +21,9 @@
 struct page_zone;
 
 /*
- * A zone of @page_size-byte pages (at least a pointer), aligned to the cache
- * line; @name names its cache in reports.  NULL: bad size or no memory.
+ * A zone of @page_size-byte pages (at least a pointer), aligned as
+ * SLAB_HWCACHE_ALIGN aligns them (to the line, for a page above half of
+ * one); @name names their cache in reports.  NULL: bad size or no memory.
  */
 struct page_zone *page_zone_create(const char *name, size_t page_size);
 

@@ -101,9 +101,9 @@ static pthread_once_t per_cpu_once = PTHREAD_ONCE_INIT;
 static int per_cpu_err;
 
 /*
- * liburcu's create_all_cpu_call_rcu_data() would bind a worker to every
- * configured CPU, and a worker that cannot bind (a CPU outside our cpuset)
- * aborts the process: bind only to the CPUs this thread may use.
+ * liburcu's create_all_cpu_call_rcu_data() would start a worker for every
+ * configured CPU, and one for a CPU outside our cpuset could never bind
+ * there: start workers only for the CPUs this thread may use.
  */
 static void per_cpu_start(void)
 {

@@ -132,9 +132,10 @@ EXTRA_DIST += %D%/sim_nospeed.sh %D%/report.sh %D%/fstest_run.sh %D%/fstest %D%/
 %D%/mounts: ;
 
 # The long tier (`make check-long`, tests/local.mk): torture and difftest at
-# length and every seed scenario on the simulator. In a ThreadSanitizer
-# build only the torture: there it is the TSan torture, and the others run
-# no threads worth instrumenting.
+# length, every seed scenario on the simulator and validate's native part
+# in short. In a ThreadSanitizer build only the torture: there it is the
+# TSan torture; of the others, the simulator's need vfslab-sim, which such
+# a build has not, and the rest run no threads worth instrumenting.
 LONG_TESTS_ALL = %D%/torture_long.sh %D%/difftest_long.sh %D%/sim_scenarios.sh \
 	%D%/sim_validate_native.sh %D%/pjdfstest_compare.sh
 if THREAD_SANITIZER

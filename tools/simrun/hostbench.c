@@ -276,7 +276,7 @@ static void *probe_b(void *arg)
 	return NULL;
 }
 
-static double median(double *v, int n)
+double host_median(double *v, int n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
 	return v[n / 2];
@@ -312,9 +312,9 @@ int host_line_probe(int cpu_a, int cpu_b, struct host_line_probe *out)
 	probe_play(p, 0);
 	pthread_join(t, NULL);
 	sched_setaffinity(0, sizeof(saved), &saved);
-	hit = median(p->t[5], PROBE_ROUNDS);
-	rmw = median(p->t[4], PROBE_ROUNDS);
-	out->dirty_read = median(p->t[0], PROBE_ROUNDS) - hit;
+	hit = host_median(p->t[5], PROBE_ROUNDS);
+	rmw = host_median(p->t[4], PROBE_ROUNDS);
+	out->dirty_read = host_median(p->t[0], PROBE_ROUNDS) - hit;
 	/*
 	 * A timed read's spread is the transfer's and the clock reads' own;
 	 * the timed hits have only the latter, so take it out in quadrature.
@@ -322,9 +322,9 @@ int host_line_probe(int cpu_a, int cpu_b, struct host_line_probe *out)
 	out->xfer_sd = iqr_sd(p->t[0], PROBE_ROUNDS) * iqr_sd(p->t[0], PROBE_ROUNDS) -
 		       iqr_sd(p->t[5], PROBE_ROUNDS) * iqr_sd(p->t[5], PROBE_ROUNDS);
 	out->xfer_sd = out->xfer_sd > 0 ? sqrt(out->xfer_sd) : 0;
-	out->owner_reread = median(p->t[1], PROBE_ROUNDS) - hit;
-	out->upgrade = median(p->t[2], PROBE_ROUNDS) - rmw;
-	out->moved_rmw = median(p->t[3], PROBE_ROUNDS) - rmw;
+	out->owner_reread = host_median(p->t[1], PROBE_ROUNDS) - hit;
+	out->upgrade = host_median(p->t[2], PROBE_ROUNDS) - rmw;
+	out->moved_rmw = host_median(p->t[3], PROBE_ROUNDS) - rmw;
 	ret = 0;
 out:
 	free(buf);

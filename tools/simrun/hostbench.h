@@ -17,6 +17,8 @@ enum host_handoff {
 	HANDOFF_LOAD_CAS, /* it spins on a plain load, then compare-and-swaps */
 };
 
+/* The median of @n samples, sorting @v in place. */
+double host_median(double *v, int n);
 /* The core clock: a chain of dependent one-cycle adds. */
 double host_ghz(void);
 /* One-way handoff of one line between @cpu_a and @cpu_b. */

@@ -264,10 +264,11 @@ static int native_measure(const struct validate_opts *o, const struct workload *
 /* The median of @n values (sorted in place), and their range. */
 static double beside_median(double *v, unsigned int n, double *lo, double *hi)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
+	double med = host_median(v, (int)n);
+
 	*lo = v[0];
 	*hi = v[n - 1];
-	return v[n / 2];
+	return med;
 }
 
 /*
@@ -316,6 +317,12 @@ static int native_beside(struct validate_opts *o, const struct beside *bs, unsig
 		v[i] = bs[i].xfer_ns;
 	xfer = beside_median(v, n, &lo, &hi);
 	free(v);
+	/* A ping-pong faster than a core's own locked add is not a transfer. */
+	if (xfer < 5) {
+		cli_error("sim", "validate: the transfers' median %.1f ns is not a machine's",
+			  xfer);
+		return -1;
+	}
 	printf("transfer (CAS ping-pong, each the best of its runs): median %.1f ns of %u timed "
 	       "beside the rows (%.1f-%.1f); the profile's %.1f, from calibration, is replaced "
 	       "by it\n",
