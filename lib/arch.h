@@ -199,10 +199,10 @@ void rcu_defer_free(void *obj, void (*fn)(void *ctx, void *obj), void *ctx);
  *
  * As the kernel does (its callbacks run in softirq or an offload thread on
  * that CPU), so a callback's work takes the time of the CPU whose task made
- * it; liburcu
- * otherwise runs every callback on one worker thread wherever the scheduler
- * puts it.  For benchmarks whose tasks are pinned.  Natively it starts a
- * worker bound to each CPU this thread may run on; later calls do nothing.
+ * it; liburcu otherwise runs every callback on one worker thread wherever
+ * the scheduler puts it.  For benchmarks whose tasks are pinned.  Natively
+ * it starts a worker bound to each CPU this thread may run on; later calls
+ * do nothing.
  * Return: 0, or -errno when a worker could not be started (callbacks from
  * a CPU without one still run, on the shared worker).  The port's callbacks
  * always run so.
