@@ -66,6 +66,7 @@ struct validate_opts {
 	const char *profile; /* the host's; NULL: calibrate now */
 	struct sim_profile *made; /* calibrated now, written to @profile */
 	double corun_given; /* @profile's co-run speed, when given */
+	double xfer_given; /* and its transfer */
 	bool native, published, artefacts;
 	double entry_ns; /* < 0: getppid() measured here */
 	double interval;
@@ -282,7 +283,7 @@ static double beside_median(double *v, unsigned int n, double *lo, double *hi)
  */
 static int native_beside(struct validate_opts *o, const struct beside *bs, unsigned int n)
 {
-	double *v = malloc(n * sizeof(*v)), med, xfer, lo, hi;
+	double *v = malloc(n * sizeof(*v)), med, xfer, xlo, xhi, lo, hi;
 	FILE *f;
 
 	if (!v) {
@@ -290,14 +291,20 @@ static int native_beside(struct validate_opts *o, const struct beside *bs, unsig
 		return -1;
 	}
 	for (unsigned int i = 0; i < n; i++)
+		v[i] = bs[i].xfer_ns;
+	xfer = beside_median(v, n, &xlo, &xhi);
+	for (unsigned int i = 0; i < n; i++)
 		v[i] = bs[i].both / bs[i].alone;
 	med = beside_median(v, n, &lo, &hi);
+	free(v);
 	printf("co-run speed (a private loop on both CPUs, over alone): median %.3f of %u pairs "
 	       "timed beside the rows (%.3f-%.3f); the profile's %.3f",
 	       med, n, lo, hi, o->made ? o->made->corun_speed : o->corun_given);
 	if (!o->made) {
 		printf(" is kept (given with --profile)\n");
-		free(v);
+		printf("transfer (CAS ping-pong, each the best of its runs): median %.1f ns of %u "
+		       "timed beside the rows (%.1f-%.1f); the profile's %.1f is kept\n",
+		       xfer, n, xlo, xhi, o->xfer_given);
 		return 0;
 	}
 	/* Two CPUs cannot run a private loop faster than alone, nor at a twentieth. */
@@ -307,16 +314,11 @@ static int native_beside(struct validate_opts *o, const struct beside *bs, unsig
 			  "validate: the co-run pairs' median %.3f is not a machine's "
 			  "(the host too busy to measure)",
 			  med);
-		free(v);
 		return -1;
 	}
 	if (med > 1)
 		med = 1;
 	printf(", from calibration, is replaced by %.3f\n", med);
-	for (unsigned int i = 0; i < n; i++)
-		v[i] = bs[i].xfer_ns;
-	xfer = beside_median(v, n, &lo, &hi);
-	free(v);
 	/* A ping-pong faster than a core's own locked add is not a transfer. */
 	if (xfer < 5) {
 		cli_error("sim", "validate: the transfers' median %.1f ns is not a machine's",
@@ -326,7 +328,7 @@ static int native_beside(struct validate_opts *o, const struct beside *bs, unsig
 	printf("transfer (CAS ping-pong, each the best of its runs): median %.1f ns of %u timed "
 	       "beside the rows (%.1f-%.1f); the profile's %.1f, from calibration, is replaced "
 	       "by it\n",
-	       xfer, n, lo, hi, o->made->xfer_ns[SIM_DIST_SMT]);
+	       xfer, n, xlo, xhi, o->made->xfer_ns[SIM_DIST_SMT]);
 	for (int d = SIM_DIST_SMT; d < SIM_DIST_NR; d++)
 		o->made->xfer_ns[d] = xfer;
 	printf("calibrated: transfer %.1f ns (sd %.3f of it), a read of a modified line %s, an "
@@ -700,6 +702,7 @@ int sim_validate_cmd(int argc, char **argv)
 			return 1;
 		}
 		o.corun_given = given->corun_speed;
+		o.xfer_given = given->xfer_ns[SIM_DIST_SMT];
 		if (!sim_profile_find(o.profile))
 			free((void *)given); /* a file's, read for this */
 	} else if (o.native) {
