@@ -281,6 +281,14 @@ static double beside_median(double *v, unsigned int n, double *lo, double *hi)
  * the co-run pairs' median ratio, as host_corun_speed() reads its pairs,
  * and the median of the rows' transfers. A given --profile keeps its own.
  */
+/* The transfers' line, up to what becomes of the profile's own. */
+static void print_beside_xfer(double xfer, unsigned int n, double lo, double hi, double profile)
+{
+	printf("transfer (CAS ping-pong, each the best of its runs): median %.1f ns of %u timed "
+	       "beside the rows (%.1f-%.1f); the profile's %.1f",
+	       xfer, n, lo, hi, profile);
+}
+
 static int native_beside(struct validate_opts *o, const struct beside *bs, unsigned int n)
 {
 	double *v = malloc(n * sizeof(*v)), med, xfer, xlo, xhi, lo, hi;
@@ -302,9 +310,8 @@ static int native_beside(struct validate_opts *o, const struct beside *bs, unsig
 	       med, n, lo, hi, o->made ? o->made->corun_speed : o->corun_given);
 	if (!o->made) {
 		printf(" is kept (given with --profile)\n");
-		printf("transfer (CAS ping-pong, each the best of its runs): median %.1f ns of %u "
-		       "timed beside the rows (%.1f-%.1f); the profile's %.1f is kept\n",
-		       xfer, n, xlo, xhi, o->xfer_given);
+		print_beside_xfer(xfer, n, xlo, xhi, o->xfer_given);
+		printf(" is kept\n");
 		return 0;
 	}
 	/* Two CPUs cannot run a private loop faster than alone, nor at a twentieth. */
@@ -325,10 +332,8 @@ static int native_beside(struct validate_opts *o, const struct beside *bs, unsig
 			  xfer);
 		return -1;
 	}
-	printf("transfer (CAS ping-pong, each the best of its runs): median %.1f ns of %u timed "
-	       "beside the rows (%.1f-%.1f); the profile's %.1f, from calibration, is replaced "
-	       "by it\n",
-	       xfer, n, xlo, xhi, o->made->xfer_ns[SIM_DIST_SMT]);
+	print_beside_xfer(xfer, n, xlo, xhi, o->made->xfer_ns[SIM_DIST_SMT]);
+	printf(", from calibration, is replaced by it\n");
 	for (int d = SIM_DIST_SMT; d < SIM_DIST_NR; d++)
 		o->made->xfer_ns[d] = xfer;
 	printf("calibrated: transfer %.1f ns (sd %.3f of it), a read of a modified line %s, an "
