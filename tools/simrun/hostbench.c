@@ -184,6 +184,8 @@ double host_handoff_ns(int cpu_a, int cpu_b, enum host_handoff how)
  * one load or one locked add between two clock reads.
  */
 #define PROBE_ROUNDS 20000
+/* The spreads seen were 3.6-8.9 ns (tools/sim/profile.c, HOST-J). */
+#define XFER_SD_MAX_STEP_NS 1.0
 
 /*
  * 128 bytes apart: Intel's spatial prefetcher fetches a line's 128-byte
@@ -291,6 +293,96 @@ static double iqr_sd(const double *v, int n)
 	return (v[3 * n / 4] - v[n / 4]) / 1.349;
 }
 
+double host_trimmed_mean(double *v, int n)
+{
+	int lo = n / 20, hi = n - n / 20;
+	double sum = 0;
+
+	qsort(v, n, sizeof(*v), cmp_double);
+	for (int i = lo; i < hi; i++)
+		sum += v[i];
+	return sum / (hi - lo);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t host_tick_step(const uint64_t *ticks, int n)
+{
+	uint64_t *d = malloc(n * sizeof(*d)), q = 0, best = 0;
+	int m = 0, near = 0;
+
+	if (!d)
+		return 1;
+	for (int i = 1; i < n; i++)
+		if (ticks[i] > ticks[i - 1])
+			d[m++] = ticks[i] - ticks[i - 1];
+	qsort(d, m, sizeof(*d), cmp_u64);
+	/*
+	 * The candidate step: the most common difference in the first window
+	 * of three ticks that holds 5% of them (a scaled clock also shows the
+	 * odd difference a tick or two off, from its rounding).
+	 */
+	for (int i = 0, j = 0; i < m && !q; i++) {
+		while (j < m && d[j] <= d[i] + 2)
+			j++;
+		if (20 * (j - i) < m)
+			continue;
+		for (int k = i, c = 0; k < j; k++) {
+			c = k > i && d[k] == d[k - 1] ? c + 1 : 1;
+			if (c > (int)best) {
+				best = c;
+				q = d[k];
+			}
+		}
+	}
+	/* Stepped if nearly every difference is a multiple of it, give or take. */
+	for (int i = 0; q && i < m; i++) {
+		uint64_t k = (d[i] + q / 2) / q, off = d[i] > k * q ? d[i] - k * q : k * q - d[i];
+
+		if (k && off <= 1 + k / 50)
+			near++;
+	}
+	free(d);
+	return q && 10 * near >= 9 * m ? q : 1;
+}
+
+double host_clock_step_ns(void)
+{
+#if defined(__x86_64__)
+	enum { N = 4096 };
+	uint64_t *ticks = malloc(N * sizeof(*ticks)), step;
+	double t0, t1;
+
+	if (!ticks)
+		return -1;
+	/*
+	 * Back-to-back reads, a few with a short pause between them so that
+	 * the differences are not all one read's cost; the TSC's rate against
+	 * the monotonic clock over the same stretch turns ticks into ns.
+	 */
+	t0 = now_ns();
+	for (int i = 0; i < N; i++) {
+		ticks[i] = __builtin_ia32_rdtsc();
+		for (volatile int k = 0; k < (i % 13) * 3; k++)
+			;
+	}
+	do
+		t1 = now_ns();
+	while (t1 - t0 < 2e6);
+	step = host_tick_step(ticks, N);
+	t1 = (double)(__builtin_ia32_rdtsc() - ticks[0]) / (now_ns() - t0);
+	free(ticks);
+	return t1 > 0 ? step / t1 : -1;
+#else
+	return 0;
+#endif
+}
+
 int host_line_probe(int cpu_a, int cpu_b, struct host_line_probe *out)
 {
 	struct probe *p = aligned_alloc(128, sizeof(*p));
@@ -312,19 +404,31 @@ int host_line_probe(int cpu_a, int cpu_b, struct host_line_probe *out)
 	probe_play(p, 0);
 	pthread_join(t, NULL);
 	sched_setaffinity(0, sizeof(saved), &saved);
-	hit = host_median(p->t[5], PROBE_ROUNDS);
-	rmw = host_median(p->t[4], PROBE_ROUNDS);
-	out->dirty_read = host_median(p->t[0], PROBE_ROUNDS) - hit;
+	/*
+	 * Trimmed means, not medians: where the clock moves in steps (10 ns
+	 * under some hypervisors) each timed access reads as a whole number
+	 * of steps, and only a mean over accesses that start at random
+	 * points between steps recovers the time in between.
+	 */
+	hit = host_trimmed_mean(p->t[5], PROBE_ROUNDS);
+	rmw = host_trimmed_mean(p->t[4], PROBE_ROUNDS);
+	out->dirty_read = host_trimmed_mean(p->t[0], PROBE_ROUNDS) - hit;
+	out->owner_reread = host_trimmed_mean(p->t[1], PROBE_ROUNDS) - hit;
+	out->upgrade = host_trimmed_mean(p->t[2], PROBE_ROUNDS) - rmw;
+	out->moved_rmw = host_trimmed_mean(p->t[3], PROBE_ROUNDS) - rmw;
 	/*
 	 * A timed read's spread is the transfer's and the clock reads' own;
 	 * the timed hits have only the latter, so take it out in quadrature.
+	 * A clock whose step is not well below the spread rounds it away.
 	 */
-	out->xfer_sd = iqr_sd(p->t[0], PROBE_ROUNDS) * iqr_sd(p->t[0], PROBE_ROUNDS) -
-		       iqr_sd(p->t[5], PROBE_ROUNDS) * iqr_sd(p->t[5], PROBE_ROUNDS);
-	out->xfer_sd = out->xfer_sd > 0 ? sqrt(out->xfer_sd) : 0;
-	out->owner_reread = host_median(p->t[1], PROBE_ROUNDS) - hit;
-	out->upgrade = host_median(p->t[2], PROBE_ROUNDS) - rmw;
-	out->moved_rmw = host_median(p->t[3], PROBE_ROUNDS) - rmw;
+	out->clock_step = host_clock_step_ns();
+	if (out->clock_step > XFER_SD_MAX_STEP_NS) {
+		out->xfer_sd = -1;
+	} else {
+		out->xfer_sd = iqr_sd(p->t[0], PROBE_ROUNDS) * iqr_sd(p->t[0], PROBE_ROUNDS) -
+			       iqr_sd(p->t[5], PROBE_ROUNDS) * iqr_sd(p->t[5], PROBE_ROUNDS);
+		out->xfer_sd = out->xfer_sd > 0 ? sqrt(out->xfer_sd) : 0;
+	}
 	ret = 0;
 out:
 	free(buf);

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum host_handoff {
 	HANDOFF_CAS, /* the waiter spins with compare-and-swap only */
@@ -19,6 +20,17 @@ enum host_handoff {
 
 /* The median of @n samples, sorting @v in place. */
 double host_median(double *v, int n);
+/* The mean of @n samples less the lowest and highest 5%, sorting @v. */
+double host_trimmed_mean(double *v, int n);
+/*
+ * The clock's step, in ticks, from @n successive TSC readings @ticks taken
+ * some way apart: 1 on most machines; more where a hypervisor gives the
+ * guest a TSC that moves in steps (26 ticks, 10 ns, on some Zen 4 VMs), so
+ * that nearly every difference is a multiple of one step...
+ */
+uint64_t host_tick_step(const uint64_t *ticks, int n);
+/* ...and in ns, read off this machine: 0 where no TSC can be read. */
+double host_clock_step_ns(void);
 /* The core clock: a chain of dependent one-cycle adds. */
 double host_ghz(void);
 /* One-way handoff of one line between @cpu_a and @cpu_b. */
@@ -26,7 +38,7 @@ double host_handoff_ns(int cpu_a, int cpu_b, enum host_handoff how);
 /*
  * What a line's state does after a read by another core, timed one access
  * at a time between two pinned threads that take turns (ns over a timed
- * hit, medians): @dirty_read, a read of a line the other core holds
+ * hit, trimmed means): @dirty_read, a read of a line the other core holds
  * modified; @owner_reread, that core reading the line again afterwards
  * (a hit if it kept a copy, a transfer if the line moved); @upgrade, a
  * locked RMW on a line both cores hold clean; @moved_rmw, a locked RMW by
@@ -35,8 +47,11 @@ double host_handoff_ns(int cpu_a, int cpu_b, enum host_handoff how);
  */
 struct host_line_probe {
 	double dirty_read, owner_reread, upgrade, moved_rmw;
-	/* The spread of one transfer (dirty_read's), as a standard deviation. */
-	double xfer_sd;
+	/*
+	 * The spread of one transfer (dirty_read's), as a standard deviation;
+	 * -1 where the clock's step (@clock_step, ns) is too coarse to see it.
+	 */
+	double xfer_sd, clock_step;
 };
 int host_line_probe(int cpu_a, int cpu_b, struct host_line_probe *out);
 /*
