@@ -52,10 +52,29 @@
  *            speculative execution" (2023): getpid() 191 ns on Skylake-X.
  *  [ZEN3-LC] shared/research/timing-model-notes.md section 2: one-way
  *            handoff on a Zen 3 EPYC, waiter loads then CASes vs CASes only:
- *            212-247 vs 117-141 ns across CCDs (1.8x: the S->M upgrade
- *            costs 0.8 of a transfer), and the same for a load then a
- *            plain store: the load left the line shared, not moved
- *            (dirty_read_moves 0, as MOESI's Owned state allows).
+ *            212-247 vs 117-141 ns across CCDs (1.8x), read there as an
+ *            S->M upgrade of 0.8 of a transfer after a load that left the
+ *            line shared. An inference from handoff times; the zen4
+ *            profile took it until [HOST-Z4] measured the line directly.
+ *  [HOST-Z4] `vfslab sim calibrate` on an AMD EPYC Zen 4 (family 25 model
+ *            17, Genoa) KVM guest with 2 vCPUs, 2026-12-03 18:30-19:20 UTC,
+ *            nine line probes, eight in one CCX (CAS handoffs 24-36 ns),
+ *            one across CCDs (110 ns): in every one a read of a line the
+ *            other core held modified took the line (the owner's next
+ *            read missed: 14.5-18.9 ns after reads of 12.7-18.0; across
+ *            CCDs 104 after 106) and the reader's locked add right after
+ *            cost 0.0-0.3 ns more than on its own line. A locked add on a
+ *            line both held clean cost 0.92-1.26 of the CAS handoff timed
+ *            alongside (ten runs, median 1.09; the model's transfer is
+ *            the CAS handoff, as in [KC-9754]). Hold probe, twelve runs:
+ *            0.40-0.81 of the CAS handoff, median 0.58. lock xadd
+ *            2.01-2.40 ns at 3.56-3.67 GHz, 7.4 cycles; PAUSE 24.5-26.0
+ *            ns, 90 cycles; a copy overlaps 12.9-18.0 misses, median 15.6;
+ *            cycles per instruction (the median over the workloads) 0.21,
+ *            0.24, 0.25, 0.26 and 0.29 in five full runs, median 0.248.
+ *            The guest's clock moves in 10 ns steps, too coarse for a
+ *            transfer's spread. A guest of a Genoa, not a Bergamo (Zen
+ *            4c: the same core with less L3 a core).
  *  [HOST]    `vfslab sim calibrate` on this project's build machine (an
  *            Intel Xeon with AMX, Sapphire Rapids class, 2 vCPUs under KVM),
  *            2026-12-01; the calibration file is tools/sim/host.prof and
@@ -140,15 +159,15 @@ static const char *const builtin_text[] = {
 
 	"name = zen4\n"
 	"machine = 2 x EPYC 9754 (Zen 4c Bergamo, 128 cores, 8-core CCX, SMT2)\n"
-	"notes = proxies: DRAM (Rome), PAUSE (Intel cycles), syscall (Skylake-X), "
-	"cycles per instruction (the Intel host), upgrade and dirty reads (Zen 3)\n"
+	"notes = proxies: DRAM (Rome), syscall (Skylake-X), transfer spread (the Intel host); "
+	"core and line behaviour measured on a Zen 4 Genoa guest\n"
 	"threads_per_core = 2\n"
 	"cores_per_cluster = 8    # a CCX: one L3\n"
 	"clusters_per_die = 2     # a Zen 4c CCD holds two CCX\n"
 	"dies_per_socket = 8\n"
 	"sockets = 2\n"
 	"ghz = 3.1                # [AMD-19H]\n"
-	"cpi = 0.309            # [HOST]: PROXY\n"
+	"cpi = 0.248            # [HOST-Z4]: Genoa for Bergamo\n"
 	"xfer_smt_ns = 5.3        # [NV] Zen 4 hyperthreads\n"
 	"xfer_cluster_ns = 32     # [KC-9754] 29-38 ns\n"
 	"xfer_die_ns = 110        # [KC-9754] 103-117 ns\n"
@@ -156,15 +175,15 @@ static const char *const builtin_text[] = {
 	"xfer_remote_ns = 204     # [KC-9754] 196-213 ns\n"
 	"llc_ns = 32              # rule: in-cluster transfer\n"
 	"mem_ns = 122             # [AT-ROME]: PROXY\n"
-	"atomic_ns = 5.3          # [NV] SMT-sibling CAS: a locked CAS on an L1 line\n"
-	"upgrade = 0.8            # [ZEN3-LC]: PROXY\n"
-	"dirty_read_moves = 0     # [ZEN3-LC]: PROXY\n"
-	"hold = 0.34              # [HOST-H]: PROXY\n"
+	"atomic_ns = 2.39         # [HOST-Z4] 7.4 cycles at 3.1 GHz\n"
+	"upgrade = 1.09           # [HOST-Z4]\n"
+	"dirty_read_moves = 1     # [HOST-Z4]\n"
+	"hold = 0.58              # [HOST-Z4]\n"
 	"xfer_jitter = 0.06       # [HOST-J]: PROXY\n"
 	"line_bytes = 64          # [AMD-19H]\n"
-	"copy_mlp = 10.9          # [HOST]: PROXY\n"
+	"copy_mlp = 15.6          # [HOST-Z4]\n"
 	"corun_speed = 1          # a core per CPU (SMT siblings share none here)\n"
-	"pause_ns = 45.2          # [INTEL-OPT] 140 cycles at 3.1 GHz: PROXY\n"
+	"pause_ns = 29.0          # [HOST-Z4] 90 cycles at 3.1 GHz\n"
 	"syscall_ns = 191         # [ORCL] Skylake-X: PROXY\n"
 	"store_buffer = 64        # [AMD-19H]\n",
 
