@@ -38,9 +38,9 @@ check_DATA += %D%/check_sim_coherence.blocks
 CLEANFILES += %D%/check_sim_coherence.blocks
 # Profile files (tools/sim/profile.c, in the machine's library).
 check_PROGRAMS += %D%/check_sim_profile
+%C%_check_sim_profile_LDADD = tools/sim/libsimrt.a $(CHECK_LIBS)
 # The statistics calibrate reads its host probes with (tools/simrun/hostbench.c).
 check_PROGRAMS += %D%/check_hostbench
-%C%_check_sim_profile_LDADD = tools/sim/libsimrt.a $(CHECK_LIBS)
 
 # The shell tests of the fast tier, each a few seconds to a minute:
 #  fstest_vfslab, fstest_host  pjdfstest-language scripts: vfslab against
