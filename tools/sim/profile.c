@@ -58,7 +58,7 @@
  *            profile took it until [HOST-Z4] measured the line directly.
  *  [HOST-Z4] `vfslab sim calibrate` on an AMD EPYC Zen 4 (family 25 model
  *            17, Genoa) KVM guest with 2 vCPUs, 2026-12-03 18:30-19:20 UTC,
- *            nine line probes, eight in one CCX (CAS handoffs 24-36 ns),
+ *            ten line probes, nine in one CCX (CAS handoffs 24-36 ns),
  *            one across CCDs (110 ns): in every one a read of a line the
  *            other core held modified took the line (the owner's next
  *            read missed: 14.5-18.9 ns after reads of 12.7-18.0; across
