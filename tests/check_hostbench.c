@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "tests/vfs_test.h"
 #include "tools/simrun/hostbench.h"
 
 #define N 20000
@@ -93,21 +94,17 @@ START_TEST(test_clock_step_here)
 }
 END_TEST
 
-int main(void)
+static Suite *hostbench_suite(void)
 {
 	Suite *s = suite_create("hostbench");
 	TCase *tc = tcase_create("statistics");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_trimmed_mean_between_steps);
 	tcase_add_test(tc, test_trimmed_mean_drops_tails);
 	tcase_add_test(tc, test_tick_step);
 	tcase_add_test(tc, test_clock_step_here);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+VT_MAIN(hostbench_suite)
