@@ -197,6 +197,8 @@ void sim_rcu_quiescent(struct sim_vcpu *v);
 /* The deterministic heap for instrumented code (tools/sim/alloc.c). */
 int sim_arena_init(void);
 void sim_arena_reset(void);
+/* Draw where each size class starts (0: at its first slot); after sim_arena_reset(). */
+void sim_arena_place(uint64_t seed);
 void sim_arena_set_active(bool on);
 void *sim_arena_alloc(size_t size, size_t align);
 bool sim_arena_contains(const void *p);

@@ -45,8 +45,15 @@ static void usage(FILE *f)
 		"                      doubles 50-1000 until its ratio moves by under 1%%)\n"
 		"  --seeds N           average N runs, each with its own draw of transfer\n"
 		"                      times (the profile's xfer_jitter) and of where each\n"
-		"                      vCPU starts (within 2 us), and give the ratio's range\n"
-		"                      over them (1 to 16; default 1; a scenario: 3)\n"
+		"                      vCPU starts (within 2 us) and, with --placement\n"
+		"                      drawn, of where each slab's objects lie against the\n"
+		"                      lines; and give the ratio's range over them (1 to 16;\n"
+		"                      default 1; a scenario: 3)\n"
+		"  --placement first|drawn  with --seeds: every size class of the simulated\n"
+		"                      heap from its first slot in every run, as a lone run\n"
+		"                      has it, or some slots in, drawn per run (default), as\n"
+		"                      a slab cache's next object depends on how many it gave\n"
+		"                      out before\n"
 		"  --profile NAME|FILE|all  the machine: spr, zen4, clx, kunpeng920, or a profile\n"
 		"                      file (`vfslab sim calibrate` writes one; default spr,\n"
 		"                      a scenario's own machine)\n"
@@ -173,6 +180,14 @@ static int sim_option(void *ctx, int opt, const char *arg)
 			x->mode_set = true;
 		} else {
 			cli_error("sim", "--mode: threads or processes");
+			return 2;
+		}
+		return -1;
+	case 'l':
+		if (!strcmp(arg, "first") || !strcmp(arg, "drawn")) {
+			x->c.first_slots = arg[0] == 'f';
+		} else {
+			cli_error("sim", "--placement: first or drawn, not '%s'", arg);
 			return 2;
 		}
 		return -1;
@@ -349,6 +364,7 @@ static int sim_cmd_run(int argc, char **argv)
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "ops", required_argument, NULL, 'n' },
 		{ "seeds", required_argument, NULL, 'S' },
+		{ "placement", required_argument, NULL, 'l' },
 		{ "profile", required_argument, NULL, 'p' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "report", required_argument, NULL, 'r' },

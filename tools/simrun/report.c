@@ -92,9 +92,11 @@ static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		o->processes ? "processes" : "threads", c->ops);
 	if (c->seeds > 1)
 		fprintf(f,
-			"each row the mean of %u runs, each its own draw of transfer times (a seed each; "
-			"min and max the runs' means); the ratio's range is over the runs\n",
-			c->seeds);
+			"each row the mean of %u runs, each its own draw of transfer times%s (a seed "
+			"each; min and max the runs' means); the ratio's range is over the runs\n",
+			c->seeds,
+			c->first_slots ? "" :
+					 " and of where the heap's objects lie against the lines");
 	fprintf(f, "profile %s\n", p->notes);
 	{
 		int most = 0;

@@ -374,6 +374,7 @@ int sim_run_workload(const struct sim_run_opts *o, const struct vfs_config *cfg,
 	if (o->entry_ns >= 0)
 		sim_set_entry_ns(o->entry_ns);
 	sim_set_seed(o->seed);
+	sim_arena_place(o->first_slots ? 0 : o->seed);
 	r.w = calloc(o->cpus, sizeof(*r.w));
 	args = calloc(o->cpus, sizeof(*args));
 	if (!r.w || !args)

@@ -31,6 +31,7 @@ struct sim_cli {
 	bool ops_set;
 	unsigned int seeds; /* runs averaged, each its own draw (sim_set_seed()) */
 	bool seeds_set;
+	bool first_slots; /* --placement first */
 	double entry_ns; /* < 0: the profile's syscall cost */
 	unsigned int top;
 	enum bench_format fmt;

@@ -44,6 +44,7 @@ struct sim_run_opts {
 	unsigned long ops; /* per vCPU */
 	double entry_ns; /* syscall entry cost; < 0: the profile's */
 	unsigned int seed; /* the draw of transfer times (sim_set_seed()) */
+	bool first_slots; /* --placement first: the seed does not move the heap */
 	unsigned int c2c_top; /* lines in the contention report; 0: none */
 };
 

@@ -63,8 +63,6 @@ static double now_s(void)
 static void result_add(struct sim_result *r, const struct sim_result *x)
 {
 	r->br.median += x->br.median;
-	r->br.min += x->br.min;
-	r->br.max += x->br.max;
 	for (int k = 0; k < 2; k++)
 		r->br.score[k] += x->br.score[k];
 	for (int k = 0; k < VFS_EV_NR; k++)
@@ -85,8 +83,6 @@ static void result_add(struct sim_result *r, const struct sim_result *x)
 static void result_div(struct sim_result *r, unsigned int n)
 {
 	r->br.median /= n;
-	r->br.min /= n;
-	r->br.max /= n;
 	for (int k = 0; k < 2; k++)
 		r->br.score[k] /= n;
 	for (int k = 0; k < VFS_EV_NR; k++)
@@ -109,6 +105,7 @@ static int simulate_point(struct sim_cli *c, const struct sim_profile *p, int k,
 	static struct sim_result tmp;
 	struct bench_opts *o = &c->o;
 	unsigned int n = c->seeds;
+	double lo = 0, hi = 0; /* the runs' rates */
 
 	for (unsigned int seed = 0; seed < n; seed++) {
 		struct sim_run_opts ro = {
@@ -119,6 +116,7 @@ static int simulate_point(struct sim_cli *c, const struct sim_profile *p, int k,
 			.ops = c->ops,
 			.entry_ns = c->entry_ns,
 			.seed = sim_seed_nth(n, seed),
+			.first_slots = c->first_slots,
 			.c2c_top = seed ? 0 : c->top,
 		};
 		struct sim_result *x = seed ? &tmp : r;
@@ -143,14 +141,20 @@ static int simulate_point(struct sim_cli *c, const struct sim_profile *p, int k,
 			sim_speed_add(&r->speed, &x->speed);
 		/* What the ratio judges: the score where the workload has one (blogbench's reads). */
 		rate[seed] = o->wl->score_names[0] ? x->br.score[0] : x->br.median;
+		lo = seed && lo < x->br.median ? lo : x->br.median;
+		hi = seed && hi > x->br.median ? hi : x->br.median;
 		if (seed) {
 			/* ops and accesses stay the first run's: its c2c report divides by them. */
 			result_add(r, x);
 			c2c_free(&x->c2c);
 		}
 	}
-	if (n > 1)
+	if (n > 1) {
 		result_div(r, n);
+		/* The columns' min and max: the slowest and the fastest run. */
+		r->br.min = lo;
+		r->br.max = hi;
+	}
 	r->br.side = s;
 	return 0;
 }
@@ -161,9 +165,10 @@ static int run_point(struct sim_cli *c, const struct sim_profile *p, int k, int 
 {
 	char key[512];
 
-	snprintf(key, sizeof(key), "%s%s%s on %s, %s, %d CPUs, %lu ops, %u seeds, entry %g ns",
+	snprintf(key, sizeof(key), "%s%s%s on %s, %s, %d CPUs, %lu ops, %u seeds%s, entry %g ns",
 		 c->scenario ? c->scenario->name : "", c->scenario ? ": " : "", c->o.wl->name,
-		 p->name, c->o.sides[s].label, c->o.tasks[k], c->ops, c->seeds, c->entry_ns);
+		 p->name, c->o.sides[s].label, c->o.tasks[k], c->ops, c->seeds,
+		 c->first_slots ? ", first slots" : "", c->entry_ns);
 	switch (sim_jobs_point(key, r, rate, c->seeds)) {
 	case SIM_POINT_RUN:
 		return simulate_point(c, p, k, s, r, rate);
