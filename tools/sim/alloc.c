@@ -153,14 +153,10 @@ void sim_arena_place(uint64_t seed)
 
 static uint32_t first_slot(size_t k, uint32_t nslots)
 {
-	/* splitmix64's finaliser over the seed and the class */
-	uint64_t h = A.place * 0x9e3779b97f4a7c15ull ^ (k + 1) * 0xd1b54a32d192ed03ull;
+	uint64_t h = sim_mix64(A.place * 0x9e3779b97f4a7c15ull ^ (k + 1) * 0xd1b54a32d192ed03ull);
 
 	if (!A.place)
 		return 0;
-	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-	h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-	h ^= h >> 31;
 	return (uint32_t)(h % (nslots < 8 ? nslots : 8));
 }
 

@@ -331,11 +331,9 @@ static uint64_t xfer_time(const struct coh *c, const struct coh_line *l, uint64_
 
 	if (!w)
 		return cost;
-	/* splitmix64's finaliser over the three; the line by its first-touch order, not its address */
-	h = c->seed ^ ((uint64_t)l->id * 0x9e3779b97f4a7c15ull) ^ (start * 0xd1b54a32d192ed03ull);
-	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-	h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-	h ^= h >> 31;
+	/* the line by its first-touch order, not its address */
+	h = sim_mix64(c->seed ^ ((uint64_t)l->id * 0x9e3779b97f4a7c15ull) ^
+		      (start * 0xd1b54a32d192ed03ull));
 	return cost - w / 2 + h % w;
 }
 

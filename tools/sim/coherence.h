@@ -126,6 +126,14 @@ uint64_t coh_estimate(const struct coh *c, const struct coh_line *l, unsigned in
 struct coh_line *coh_line_get_slow(struct coh *c, uint64_t line);
 struct coh_stats *coh_stats_get(struct coh_line *l);
 
+/* splitmix64's finaliser: the simulator's draws, each a hash of what it depends on. */
+static inline uint64_t sim_mix64(uint64_t x)
+{
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
 static inline uint64_t coh_slot_of(const struct coh *c, uint64_t key)
 {
 	return (key * 0x9e3779b97f4a7c15ull >> 20) & c->mask;

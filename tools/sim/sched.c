@@ -504,10 +504,7 @@ void sim_set_entry_ns(double ns)
 /* splitmix64: the run's seed for the transfer-time draws. */
 static uint64_t splitmix(uint64_t x)
 {
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
+	return sim_mix64(x + 0x9e3779b97f4a7c15ull);
 }
 
 void sim_set_seed(uint64_t seed)
