@@ -141,8 +141,8 @@ void sim_arena_reset(void)
  * fixed offsets in their slab (SLUB has no colouring), so which of them a
  * benchmark's file gets, and with it where the object's fields fall against
  * the cache lines, depends on how many the cache handed out before (G4 in
- * the simulator notes: "varies wildly depending on how (un)lucky you get"
- * with inode alignment). A run with @seed other than 0 starts each class
+ * the simulator notes: +4% in one run, +16% in another, put down to where
+ * the inode happened to lie). A run with @seed other than 0 starts each class
  * some slots in, drawn from the seed; eight cover every phase a slot whose
  * size is a multiple of 16 can take against lines of up to 128 bytes.
  */
