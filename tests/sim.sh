@@ -68,7 +68,11 @@ awk -F '\t' 'NR == 1 { if (NF != 9 || $8 != "ratio_min" || $9 != "ratio_max") ex
 # has it (the dentry half a line in), so the runs differ only in timing.
 for p in first drawn; do
 	"$bin/vfslab-sim" sim d_lockref --profile kunpeng920 --cpus 20 --ops 300 --seeds 4 \
-		--placement $p --format tsv >"$work/place.$p" || exit 1
+		--placement $p --format tsv --json "$work/place.$p.json" >"$work/place.$p" || exit 1
+	if command -v jq >/dev/null 2>&1; then
+		jq -e --arg p $p '.seeds == 4 and .placement == $p' "$work/place.$p.json" >/dev/null ||
+			{ echo "FAIL: JSON seeds and placement ($p)"; exit 1; }
+	fi
 done
 awk -F '\t' 'NR == 3 && ($8 < 0.98 || $9 > 1.02) { exit 1 }' "$work/place.first" ||
 	{ echo "FAIL: --placement first moved the runs' layout"; cat "$work/place.first"; exit 1; }

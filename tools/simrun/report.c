@@ -208,6 +208,9 @@ static void json(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 	json_object_set_new(root, "simulated", json_true());
 	out_json_set_name(root, "profile", p->name);
 	json_object_set_new(root, "ops_per_cpu", json_integer((json_int_t)c->ops));
+	/* What the runs drew: a lone run keeps every class at its first slot. */
+	json_object_set_new(root, "seeds", json_integer(c->seeds));
+	out_json_set_name(root, "placement", c->seeds > 1 && !c->first_slots ? "drawn" : "first");
 	for (int i = 0; i < nr; i++)
 		br[i] = res[i].br;
 	json_object_set_new(root, "bench", bench_json(&c->o, br, nr));
