@@ -80,6 +80,19 @@ awk -F '\t' 'NR == 3 { ok = $8 < 1.02 && $9 > 1.5 && $4 > 1.05 } END { exit !ok 
 	"$work/place.drawn" ||
 	{ echo "FAIL: drawn placements do not span the lucky and the unlucky dentry"
 	  cat "$work/place.drawn"; exit 1; }
+# --seed K is the K-th run of such a set alone: the four runs' ratios are
+# the drawn set's range, its least and its greatest.
+for k in 1 2 3 4; do
+	"$bin/vfslab-sim" sim d_lockref --profile kunpeng920 --cpus 20 --ops 300 --seed $k \
+		--format tsv | awk -F '\t' 'NR == 3 { print $4 }' || exit 1
+done >"$work/place.one"
+sort -g "$work/place.one" | awk -v r="$(awk -F '\t' 'NR == 3 { print $8, $9 }' "$work/place.drawn")" '
+	BEGIN { split(r, m, " ") } NR == 1 { lo = $1 } { hi = $1 }
+	END { d1 = lo - m[1]; d2 = hi - m[2]; exit !(NR == 4 && d1 * d1 < 1e-10 && d2 * d2 < 1e-10) }' ||
+	{ echo "FAIL: --seed 1..4 are not the runs of --seeds 4"; cat "$work/place.one" "$work/place.drawn"
+	  exit 1; }
+"$bin/vfslab-sim" sim stat2 --seed 2 --seeds 3 >/dev/null 2>&1 &&
+	{ echo "FAIL: --seed with --seeds accepted"; exit 1; }
 "$bin/vfslab-sim" sim stat2 --placement middle >/dev/null 2>"$work/err" &&
 	{ echo "FAIL: --placement middle accepted"; exit 1; }
 grep -q "placement: first or drawn, not 'middle'" "$work/err" ||

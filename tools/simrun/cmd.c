@@ -49,6 +49,8 @@ static void usage(FILE *f)
 		"                      drawn, of where each slab's objects lie against the\n"
 		"                      lines; and give the ratio's range over them (1 to 16;\n"
 		"                      default 1; a scenario: 3)\n"
+		"  --seed K            run only the K-th run of a --seeds set (its draws), to\n"
+		"                      take one run of a range apart with --report c2c\n"
 		"  --placement first|drawn  with --seeds: every size class of the simulated\n"
 		"                      heap from its first slot in every run, as a lone run\n"
 		"                      has it, or some slots in, drawn per run (default), as\n"
@@ -231,6 +233,11 @@ static int sim_option(void *ctx, int opt, const char *arg)
 		x->c.seeds = (unsigned int)n;
 		x->c.seeds_set = true;
 		return -1;
+	case 'K':
+		if (cli_ull("sim", "--seed", arg, 1, SIM_MAX_SEEDS, &n))
+			return 2;
+		x->c.seed_only = (unsigned int)n;
+		return -1;
 	case 'e':
 		return cli_double("sim", "--entry-ns", arg, 0, 1e6, &x->c.entry_ns) ? 2 : -1;
 	case 'J':
@@ -364,6 +371,7 @@ static int sim_cmd_run(int argc, char **argv)
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "ops", required_argument, NULL, 'n' },
 		{ "seeds", required_argument, NULL, 'S' },
+		{ "seed", required_argument, NULL, 'K' },
 		{ "placement", required_argument, NULL, 'l' },
 		{ "profile", required_argument, NULL, 'p' },
 		{ "mode", required_argument, NULL, 'm' },
@@ -411,6 +419,14 @@ static int sim_cmd_run(int argc, char **argv)
 	}
 	if (jobs_conflict(&x.jobs))
 		return 2;
+	if (x.c.seed_only) {
+		if (x.c.seeds_set && x.c.seeds > 1) {
+			cli_error("sim", "--seed K runs one run alone: not with --seeds");
+			return 2;
+		}
+		x.c.seeds = 1;
+		x.c.seeds_set = true;
+	}
 	/*
 	 * Every scenario is its own simulations, each in a process of its own
 	 * (so none depends on what ran before it) and, unless told otherwise,

@@ -90,7 +90,12 @@ static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		"mode %s, %lu iterations per virtual CPU, rate over the window where all "
 		"run past warm-up\n",
 		o->processes ? "processes" : "threads", c->ops);
-	if (c->seeds > 1)
+	if (c->seed_only)
+		fprintf(f, "run %u of a --seeds set alone: its own draw of transfer times%s\n",
+			c->seed_only,
+			c->first_slots ? "" :
+					 " and of where the heap's objects lie against the lines");
+	else if (c->seeds > 1)
 		fprintf(f,
 			"each row the mean of %u runs, each its own draw of transfer times%s (a seed "
 			"each; min and max the runs' means); the ratio's range is over the runs\n",
@@ -210,7 +215,10 @@ static void json(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 	json_object_set_new(root, "ops_per_cpu", json_integer((json_int_t)c->ops));
 	/* What the runs drew: a lone run keeps every class at its first slot. */
 	json_object_set_new(root, "seeds", json_integer(c->seeds));
-	out_json_set_name(root, "placement", c->seeds > 1 && !c->first_slots ? "drawn" : "first");
+	if (c->seed_only)
+		json_object_set_new(root, "seed", json_integer(c->seed_only));
+	out_json_set_name(root, "placement",
+			  (c->seeds > 1 || c->seed_only) && !c->first_slots ? "drawn" : "first");
 	for (int i = 0; i < nr; i++)
 		br[i] = res[i].br;
 	json_object_set_new(root, "bench", bench_json(&c->o, br, nr));

@@ -32,6 +32,7 @@ struct sim_cli {
 	unsigned int seeds; /* runs averaged, each its own draw (sim_set_seed()) */
 	bool seeds_set;
 	bool first_slots; /* --placement first */
+	unsigned int seed_only; /* --seed K: that run of a --seeds set alone; 0: none */
 	double entry_ns; /* < 0: the profile's syscall cost */
 	unsigned int top;
 	enum bench_format fmt;

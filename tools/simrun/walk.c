@@ -115,7 +115,7 @@ static int simulate_point(struct sim_cli *c, const struct sim_profile *p, int k,
 			.cpus = o->tasks[k],
 			.ops = c->ops,
 			.entry_ns = c->entry_ns,
-			.seed = sim_seed_nth(n, seed),
+			.seed = c->seed_only ? c->seed_only : sim_seed_nth(n, seed),
 			.first_slots = c->first_slots,
 			.c2c_top = seed ? 0 : c->top,
 		};
@@ -165,9 +165,10 @@ static int run_point(struct sim_cli *c, const struct sim_profile *p, int k, int 
 {
 	char key[512];
 
-	snprintf(key, sizeof(key), "%s%s%s on %s, %s, %d CPUs, %lu ops, %u seeds%s, entry %g ns",
+	snprintf(key, sizeof(key),
+		 "%s%s%s on %s, %s, %d CPUs, %lu ops, %u seeds (run %u)%s, entry %g ns",
 		 c->scenario ? c->scenario->name : "", c->scenario ? ": " : "", c->o.wl->name,
-		 p->name, c->o.sides[s].label, c->o.tasks[k], c->ops, c->seeds,
+		 p->name, c->o.sides[s].label, c->o.tasks[k], c->ops, c->seeds, c->seed_only,
 		 c->first_slots ? ", first slots" : "", c->entry_ns);
 	switch (sim_jobs_point(key, r, rate, c->seeds)) {
 	case SIM_POINT_RUN:
