@@ -79,6 +79,14 @@ static const enum vfs_event shown[] = {
 	VFS_EV_ALLOC_FD_FAST,
 };
 
+/* Whether the runs drew where the heap's objects lie: a lone run keeps every class at its first slot. */
+static bool placement_drawn(const struct sim_cli *c)
+{
+	return (c->seeds > 1 || c->seed_only) && !c->first_slots;
+}
+
+#define PLACEMENT_DRAWN " and of where the heap's objects lie against the lines"
+
 static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		  const struct sim_result *res, int nr)
 {
@@ -92,16 +100,13 @@ static void table(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 		o->processes ? "processes" : "threads", c->ops);
 	if (c->seed_only)
 		fprintf(f, "run %u of a --seeds set alone: its own draw of transfer times%s\n",
-			c->seed_only,
-			c->first_slots ? "" :
-					 " and of where the heap's objects lie against the lines");
+			c->seed_only, placement_drawn(c) ? PLACEMENT_DRAWN : "");
 	else if (c->seeds > 1)
 		fprintf(f,
 			"each row the mean of %u runs, each its own draw of transfer times%s (a seed "
-			"each; min and max the runs' means); the ratio's range is over the runs\n",
-			c->seeds,
-			c->first_slots ? "" :
-					 " and of where the heap's objects lie against the lines");
+			"each; min and max the slowest and the fastest run); the ratio's range is over "
+			"the runs\n",
+			c->seeds, placement_drawn(c) ? PLACEMENT_DRAWN : "");
 	fprintf(f, "profile %s\n", p->notes);
 	{
 		int most = 0;
@@ -217,8 +222,7 @@ static void json(FILE *f, const struct sim_cli *c, const struct sim_profile *p,
 	json_object_set_new(root, "seeds", json_integer(c->seeds));
 	if (c->seed_only)
 		json_object_set_new(root, "seed", json_integer(c->seed_only));
-	out_json_set_name(root, "placement",
-			  (c->seeds > 1 || c->seed_only) && !c->first_slots ? "drawn" : "first");
+	out_json_set_name(root, "placement", placement_drawn(c) ? "drawn" : "first");
 	for (int i = 0; i < nr; i++)
 		br[i] = res[i].br;
 	json_object_set_new(root, "bench", bench_json(&c->o, br, nr));
