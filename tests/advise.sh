@@ -105,16 +105,16 @@ else
 	bad "from v6.10: $(grep -A3 '^winner' "$work/outk"; diff "$work/611.txt" "$work/k.txt")"
 fi
 
-# From v6.12 on pread3 at 128 CPUs: f_ref off the lines pread reads, at a
+# From v6.12 on pread_onefd at 128 CPUs: f_ref off the lines pread reads, at a
 # rate no lower than v6.15's (which moved it) in the same simulations, to
 # within the 1% by which two layouts that keep the same fields apart differ
 # with the draw of transfer times (README, "A layout advisor").
-if "$vfslab" advise file --workload pread3 --cpus 128 --from v6.12 --jobs 2 --out "$work/p.layout" \
+if "$vfslab" advise file --workload pread_onefd --cpus 128 --from v6.12 --jobs 2 --out "$work/p.layout" \
 	>"$work/outp" 2>&1 &&
-	"$vfslab" sim pread3 --cpus 128 --seeds 8 --jobs 2 --variant file=v6.15 \
+	"$vfslab" sim pread_onefd --cpus 128 --seeds 8 --jobs 2 --variant file=v6.15 \
 		--variant "file=$work/p.layout" --format tsv >"$work/p.tsv" 2>/dev/null &&
 	awk -F '\t' 'NR == 2 { a = $3 } NR == 3 { b = $3 } END { exit !(b >= 0.99 * a) }' "$work/p.tsv"; then
-	ok "from v6.12 the advised file runs pread3 at 128 CPUs within 1% of v6.15 or faster: $(cut -f3 "$work/p.tsv" | tr '\n' ' ')"
+	ok "from v6.12 the advised file runs pread_onefd at 128 CPUs within 1% of v6.15 or faster: $(cut -f3 "$work/p.tsv" | tr '\n' ' ')"
 else
 	bad "from v6.12: $(grep -A2 '^winner' "$work/outp"; cat "$work/p.tsv")"
 fi

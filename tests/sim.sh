@@ -97,4 +97,16 @@ sort -g "$work/place.one" | awk -v r="$(awk -F '\t' 'NR == 3 { print $8, $9 }' "
 	{ echo "FAIL: --placement middle accepted"; exit 1; }
 grep -q "placement: first or drawn, not 'middle'" "$work/err" ||
 	{ echo "FAIL: --placement error"; cat "$work/err"; exit 1; }
-echo "PASS: vfslab sim is deterministic; csv, tsv, json, scenario runs and placements work"
+# fsnotify_access() is vfs_read()'s, so pread notifies as read does: in a
+# watched directory two threads' preads of their own files share only the
+# directory's d_lockref, which dget_parent() takes.
+for v in on off; do
+	"$bin/vfslab-sim" sim pread1 --variant fsnotify-parent=$v --cpus 2 --mode threads \
+		--ops 200 --report c2c --top 2 >"$work/notify.$v" || exit 1
+done
+sed -n '/2 CPUs of/,$p' "$work/notify.on" | grep -q '^#1 dentry "vfslab-sim".*' &&
+	grep -q 'd_lockref *lockref_get_not_zero' "$work/notify.on" &&
+	! grep -q '^#[0-9] dentry' "$work/notify.off" ||
+	{ echo "FAIL: pread in a watched directory does not take the parent"
+	  cat "$work/notify.on" "$work/notify.off"; exit 1; }
+echo "PASS: vfslab sim is deterministic; csv, tsv, json, scenario runs, placements and pread's notify work"

@@ -72,10 +72,11 @@ noinst_LIBRARIES += %D%/libtools.a
 	%D%/workloads/workloads.def \
 	%D%/workloads/access1.c %D%/workloads/access2.c \
 	%D%/workloads/dup1.c \
-	%D%/workloads/fstat1.c %D%/workloads/fstat2.c \
+	%D%/workloads/fstat1.c %D%/workloads/fstat2.c %D%/workloads/fstat_onefd.c \
 	%D%/workloads/lseek1.c %D%/workloads/lseek2.c \
 	%D%/workloads/open1.c %D%/workloads/open2.c %D%/workloads/open3.c \
 	%D%/workloads/pread1.c %D%/workloads/pread2.c %D%/workloads/pread3.c \
+	%D%/workloads/pread_onefd.c \
 	%D%/workloads/read1.c %D%/workloads/read2.c \
 	%D%/workloads/stat1.c %D%/workloads/stat2.c \
 	%D%/workloads/syscall1.c %D%/workloads/syscall2.c \

@@ -67,7 +67,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "file_ref",
-		.workload = "fstat2",
+		.workload = "fstat_onefd",
 		.processes = false,
 		.before = "file=v6.12,fref=inc-not-zero",
 		.after = "file=v6.12,fref=file_ref",
@@ -128,7 +128,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "f_ref",
-		.workload = "pread3",
+		.workload = "pread_onefd",
 		.processes = false,
 		.before = "file=v6.12",
 		.after = "file=v6.15",

@@ -709,8 +709,10 @@ int inode_permission(const struct cred *cred, const struct inode *inode, int mas
 struct dentry *lookup_one_unlocked(struct vfs *v, const struct qstr *name, struct dentry *base);
 
 /*
- * Models __fsnotify_parent() before 2020: every open, access and close took
- * and dropped a reference on the file's parent dentry, watched or not.
+ * Models __fsnotify_parent() for a file whose directory is watched (an
+ * inotify watch sets DCACHE_FSNOTIFY_PARENT_WATCHED on its children): every
+ * open, access, modify and close event takes and drops a reference on the
+ * parent dentry. Unwatched, the kernel tests the flag and returns.
  */
 static inline void fsnotify_parent(struct vfs *v, struct dentry *d)
 {

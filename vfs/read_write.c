@@ -43,6 +43,7 @@ static void file_ppos_write(struct vfs *v, struct file *f, long long pos)
 static long vfs_read(struct vfs *v, struct file *f, void *buf, size_t count, long long *pos)
 {
 	unsigned int mode = file_fmode(v, f);
+	long ret;
 
 	if (!(mode & FMODE_READ))
 		return -EBADF;
@@ -55,7 +56,10 @@ static long vfs_read(struct vfs *v, struct file *f, void *buf, size_t count, lon
 	if (count > MAX_RW_COUNT)
 		count = MAX_RW_COUNT;
 	/* Even a zero-length read goes to the file: a directory says EISDIR. */
-	return (*file_op(v, f))->read(v, f, buf, count, pos);
+	ret = (*file_op(v, f))->read(v, f, buf, count, pos);
+	if (ret > 0) /* fsnotify_access() */
+		fsnotify_parent(v, file_path(v, f)->dentry);
+	return ret;
 }
 
 static long vfs_write(struct task *t, struct vfs *v, struct file *f, const void *buf, size_t count,
@@ -78,6 +82,8 @@ static long vfs_write(struct task *t, struct vfs *v, struct file *f, const void 
 	if (count)
 		remove_privs(&t->cred, file_inode(v, f));
 	ret = (*file_op(v, f))->write(v, f, buf, count, pos);
+	if (ret > 0) /* fsnotify_modify() */
+		fsnotify_parent(v, file_path(v, f)->dentry);
 	/* pipe_write()'s send_sig(SIGPIPE, current, 0) */
 	if (ret == -EPIPE)
 		task_send_sig(t, SIGPIPE);
@@ -95,11 +101,8 @@ long sys_read(struct task *t, int fd, void *buf, size_t count)
 		return -EBADF;
 	pos = file_ppos_read(t->vfs, file);
 	ret = vfs_read(t->vfs, file, buf, count, &pos);
-	if (ret >= 0) {
+	if (ret >= 0)
 		file_ppos_write(t->vfs, file, pos);
-		if (ret > 0) /* fsnotify_access() */
-			fsnotify_parent(t->vfs, file_path(t->vfs, file)->dentry);
-	}
 	fdput_pos(t, f);
 	return ret;
 }

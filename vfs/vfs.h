@@ -80,7 +80,7 @@ struct vfs_config {
 	unsigned int mount_max; /* fs.mount-max: mounts one namespace may hold */
 	unsigned long dentry_unused_max; /* shrinker bound on the dentry LRU */
 	unsigned int d_hash_shift; /* log2 of the dentry hash table size; 0: auto */
-	bool fsnotify_parent; /* dget_parent/dput on open, read, close (pre-2020) */
+	bool fsnotify_parent; /* the parent watched: dget_parent/dput on open, read, write, close */
 	enum readdir_mode readdir; /* getdents order and directory offsets */
 	unsigned long long tmpfs_size; /* tmpfs size= in bytes; 0: half of RAM */
 	bool hash_salt_fixed; /* hash-salt=N: names hashed with N, not the parent's address */

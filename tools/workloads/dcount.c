@@ -1,20 +1,45 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * dcount: open, read and close one small shared file, with a dget_parent()
- * and dput() on the parent dentry at each of the three, as fsnotify's
- * parent notification did until 2020: every task hammers the parent's
- * d_count as well as the file's. On vfslab the parent step comes from the
- * fsnotify-parent=on variant key this workload adds.
+ * dcount: open, read and close one small shared file in a watched
+ * directory, so that each of the three takes __fsnotify_parent()'s
+ * dget_parent() and dput() on the directory: every task hammers the
+ * parent's d_count as well as the file's. On vfslab the parent step comes
+ * from the fsnotify-parent=on variant key this workload adds; the kernel
+ * gets it from an inotify watch prepare puts on the directory.
  */
+#include <sys/inotify.h>
 #include <unistd.h>
 
 #include "tools/bench/workload.h"
 
+/*
+ * The watch asks for IN_ATTRIB, an event a child can raise (so the kernel
+ * marks the children DCACHE_FSNOTIFY_PARENT_WATCHED) but that open, read
+ * and close never do: each call takes and drops the parent and queues
+ * nothing. Its descriptor is the shared one, which the runner closes.
+ */
+static long dcount_watch(struct bench_task *m)
+{
+	long fd = m->sys->inotify_init1(m->ctx, IN_CLOEXEC);
+	long wd;
+
+	if (fd < 0)
+		return fd;
+	m->shared_fd = (int)fd;
+	wd = m->sys->inotify_add_watch(m->ctx, (int)fd, m->base, IN_ATTRIB);
+	return wd < 0 ? wd : 0;
+}
+
 static long dcount_prepare(struct bench_task *m, int nr_tasks)
 {
+	long r;
+
 	(void)nr_tasks;
 	bench_path(m, m->path, "/dcount");
-	return bench_create(m, m->path, 64);
+	r = bench_create(m, m->path, 64);
+	if (!r && m->sys->inotify_init1)
+		r = dcount_watch(m);
+	return r;
 }
 
 static long dcount_init(struct bench_task *t)
