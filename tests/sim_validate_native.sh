@@ -4,7 +4,8 @@
 # workload and every scenario natively, times the co-run speed and the
 # transfer beside each row, and predicts. On a profile given with
 # --profile (the checked-in host.prof) it keeps the profile's figures; on
-# one it calibrates first it takes the ones timed beside the rows. What
+# one it calibrates first it takes the ones timed beside the rows, and
+# predicts each row at the transfer timed while that row ran. What
 # this checks is the plumbing, not the numbers (a noisy machine moves
 # them): every row is printed with its band, the timings are announced
 # and used as they say, and the exit status says only whether a row is
@@ -60,6 +61,12 @@ given=$(sed -n 's/^xfer_smt_ns = \([0-9.]*\).*/\1/p' "$prof")
 grep -q "$line .* the profile's $(printf '%.1f' "$given") is kept\$" "$work/out" ||
 	{ cat "$work/out"; fail "the given profile's transfer is not said to be kept"; }
 grep -q ' is kept (given with --profile)$' "$work/out" || fail "the co-run speed is not kept"
+# ... and every row is predicted at it (the xfer column, before the label).
+for r in lseek1 $scen; do
+	x=$(awk -v r="$r" '$1 == r { print $(NF - 1) }' "$work/out")
+	[ "$x" = "$(printf '%.1f' "$given")" ] ||
+		{ cat "$work/out"; fail "$r predicted at transfer '$x', not the profile's $given"; }
+done
 
 # Calibrated here: the predictions use the transfer timed beside the rows.
 tries=0
@@ -75,5 +82,12 @@ done
 xfer=$(sed -n "s/$line .* is replaced by it\$/\\1/p" "$work/out")
 [ -n "$xfer" ] || { cat "$work/out"; fail "no replaced transfer for $rows rows"; }
 grep -q "^calibrated: transfer $xfer ns " "$work/out" || fail "the calibrated transfer is not $xfer"
+# Each row at the transfer timed while it ran: announced, and a transfer's.
+grep -q '^each row predicted at the transfer timed while it ran' "$work/out" ||
+	fail "the rows' own transfers are not announced"
+for r in lseek1 $scen; do
+	awk -v r="$r" '$1 == r { x = $(NF - 1) } END { exit !(x + 0 >= 5 && x + 0 < 1000) }' \
+		"$work/out" || { cat "$work/out"; fail "$r has no transfer of its own"; }
+done
 echo "PASS: validate's native part keeps a given profile's figures and takes the machine's as"
-echo "timed beside the rows into one it calibrates"
+echo "timed beside the rows into one it calibrates, each row at its own transfer"

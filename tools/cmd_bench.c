@@ -47,8 +47,13 @@ static void list_workloads(void)
 	unsigned int nr;
 	const struct workload *const *all = workload_all(&nr);
 
+	int w = 0;
+
 	for (unsigned int i = 0; i < nr; i++)
-		printf("%-10s %s\n%10s loop: %s\n", all[i]->name, all[i]->desc, "", all[i]->loop);
+		w = max_t(int, w, (int)strlen(all[i]->name));
+	for (unsigned int i = 0; i < nr; i++)
+		printf("%-*s %s\n%*s loop: %s\n", w, all[i]->name, all[i]->desc, w, "",
+		       all[i]->loop);
 }
 
 struct bench_cmd {

@@ -157,12 +157,15 @@ static int cmp_double(const void *a, const void *b)
  * 2 threads / 1 thread of @wl, measured in pairs: one round at 1 thread
  * right before one at 2, repeated, the median of the pairs' ratios, so a
  * machine whose speed drifts disturbs both halves of each pair alike.
+ * After each pair calibrate's ping-pong times the transfer between CPUs
+ * @cpu_a and @cpu_b: *@xfer is their median, the transfer the pairs ran with
+ * (the host moves the vCPUs between cores one CCX or two CCDs apart).
  */
-static double native_scaling(const struct validate_opts *o, const struct workload *wl, double *lo,
-			     double *hi, double *one_ns)
+static double native_scaling(const struct validate_opts *o, const struct workload *wl, int cpu_a,
+			     int cpu_b, double *lo, double *hi, double *one_ns, double *xfer)
 {
 	static struct bench_result res[4];
-	double q[64], one[64];
+	double q[64], one[64], xf[64];
 	int n = o->rounds < 64 ? o->rounds : 64;
 
 	for (int r = 0; r < n; r++) {
@@ -186,7 +189,11 @@ static double native_scaling(const struct validate_opts *o, const struct workloa
 		}
 		q[r] = ops[1] / ops[0];
 		one[r] = 1e9 / ops[0];
+		xf[r] = host_handoff_ns(cpu_a, cpu_b, HANDOFF_CAS);
+		if (xf[r] <= 0)
+			return -1;
 	}
+	*xfer = host_median(xf, n);
 	qsort(one, n, sizeof(*one), cmp_double);
 	*one_ns = one[n / 2];
 	qsort(q, n, sizeof(*q), cmp_double);
@@ -198,6 +205,7 @@ static double native_scaling(const struct validate_opts *o, const struct workloa
 /* One row of the native part, measured before it is predicted. */
 struct native_row {
 	double meas, lo, hi, one_ns;
+	double xfer; /* the transfer timed while it ran */
 };
 
 /* What the machine was while one row was measured, timed right after it. */
@@ -216,6 +224,7 @@ static int native_measure(const struct validate_opts *o, const struct workload *
 			  struct native_row *row, struct beside *bs)
 {
 	static struct bench_result res[16];
+	double xf[3];
 	int a, b;
 
 	if (!host_two_cpus(&a, &b)) {
@@ -230,13 +239,17 @@ static int native_measure(const struct validate_opts *o, const struct workload *
 			fprintf(stderr, "vfslab sim validate: measuring %s natively (%u of %u)\n",
 				i < nw ? wls[i]->name : sc[i - nw].name, i + 1, nw + ns);
 		if (i < nw) {
-			r->meas = native_scaling(o, wls[i], &r->lo, &r->hi, &r->one_ns);
+			r->meas = native_scaling(o, wls[i], a, b, &r->lo, &r->hi, &r->one_ns,
+						 &r->xfer);
 			if (r->meas <= 0)
 				return -1;
 		} else {
 			const struct scenario *s = &sc[i - nw];
 			struct bench_opts bo;
 			int nr = 0;
+
+			/* The rounds run in one bench: a ping-pong before them and after. */
+			xf[0] = host_handoff_ns(a, b, HANDOFF_CAS);
 
 			bench_cli_defaults(&bo, "sim");
 			bo.wl = workload_find(s->workload);
@@ -252,6 +265,7 @@ static int native_measure(const struct validate_opts *o, const struct workload *
 			r->meas = res[1].ratio;
 			r->lo = res[1].ratio_min;
 			r->hi = res[1].ratio_max;
+			xf[1] = host_handoff_ns(a, b, HANDOFF_CAS);
 		}
 		if (intr_pending())
 			return -1;
@@ -260,7 +274,11 @@ static int native_measure(const struct validate_opts *o, const struct workload *
 			return -1;
 		}
 		bs[i].xfer_ns = host_handoff_ns(a, b, HANDOFF_CAS);
-		if (bs[i].xfer_ns <= 0) {
+		if (i >= nw) {
+			xf[2] = bs[i].xfer_ns;
+			r->xfer = host_median(xf, 3);
+		}
+		if (bs[i].xfer_ns <= 0 || r->xfer <= 0) {
 			cli_error("sim", "validate: the ping-pong could not run");
 			return -1;
 		}
@@ -358,6 +376,32 @@ static int native_beside(struct validate_opts *o, const struct beside *bs, unsig
 	return cli_fclose("sim", o->profile, f);
 }
 
+/*
+ * The profile row @r is predicted on: one this command calibrated takes
+ * the transfer timed while the row ran, so that a row the host ran on
+ * cores two CCDs apart is predicted for them; a given --profile keeps its
+ * own. The transfer used in *@xfer.
+ */
+static int row_profile(const struct validate_opts *o, const struct native_row *r, double *xfer)
+{
+	FILE *f;
+
+	if (!o->made) {
+		*xfer = o->xfer_given;
+		return 0;
+	}
+	for (int d = SIM_DIST_SMT; d < SIM_DIST_NR; d++)
+		o->made->xfer_ns[d] = r->xfer;
+	*xfer = r->xfer;
+	f = fopen(o->profile, "w");
+	if (!f) {
+		cli_error("sim", "cannot write %s: %s", o->profile, strerror(errno));
+		return -1;
+	}
+	sim_profile_write(f, o->made);
+	return cli_fclose("sim", o->profile, f);
+}
+
 static int part_native(struct validate_opts *o, struct tally *t)
 {
 	char entry[32], ops[32];
@@ -381,8 +425,12 @@ static int part_native(struct validate_opts *o, struct tally *t)
 	fflush(stdout);
 	if (native_measure(o, wls, nw, sc, ns, row, bs) || native_beside(o, bs, nw + ns))
 		goto out;
-	printf("\n%-12s %10s %10s %13s %8s %8s %8s  %s\n", "workload", "predicted", "measured",
-	       "pairs' range", "error", "1-CPU ns", "native", "2 threads / 1 thread, band 20%");
+	if (o->made)
+		printf("each row predicted at the transfer timed while it ran (its xfer column: the "
+		       "median of the ping-pongs after its pairs)\n");
+	printf("\n%-12s %10s %10s %13s %8s %8s %8s %7s  %s\n", "workload", "predicted", "measured",
+	       "pairs' range", "error", "1-CPU ns", "native", "xfer ns",
+	       "2 threads / 1 thread, band 20%");
 	for (unsigned int i = 0; i < nw; i++) {
 		/*
 		 * --workload: dcount is a workload and a scenario. Three
@@ -394,36 +442,38 @@ static int part_native(struct validate_opts *o, struct tally *t)
 				       "--seeds",    "3",	   NULL };
 		struct sim_tsv_row rows[4];
 		const struct native_row *r = &row[i];
-		double pred, err;
+		double pred, err, xfer;
 
-		if (sim_predict(args, rows, 4) != 2 || !rows[0].ops_per_sec)
+		if (row_profile(o, r, &xfer) || sim_predict(args, rows, 4) != 2 ||
+		    !rows[0].ops_per_sec)
 			goto out;
 		pred = rows[1].ops_per_sec / rows[0].ops_per_sec;
 		err = pred / r->meas - 1;
 		t->rows++;
 		t->outside += fabs(err) > NATIVE_WORKLOAD_BAND;
-		printf("%-12s %9.3fx %9.3fx %6.3f-%5.3f %+7.1f%% %8.1f %8.1f  %s\n", wls[i]->name,
-		       pred, r->meas, r->lo, r->hi, 100 * err, 1e9 / rows[0].ops_per_sec, r->one_ns,
+		printf("%-12s %9.3fx %9.3fx %6.3f-%5.3f %+7.1f%% %8.1f %8.1f %7.1f  %s\n",
+		       wls[i]->name, pred, r->meas, r->lo, r->hi, 100 * err,
+		       1e9 / rows[0].ops_per_sec, r->one_ns, xfer,
 		       fabs(err) > NATIVE_WORKLOAD_BAND ? "OUTSIDE" : "ok");
 		fflush(stdout);
 	}
 	printf("1-CPU ns: one operation on one CPU as predicted and natively (entry included): the\n"
 	       "core model's check, no band.\n");
-	printf("\n%-16s %10s %10s %13s %8s  %s\n", "scenario", "predicted", "measured",
-	       "rounds' range", "error", "after/before at 2 tasks, band 10%");
+	printf("\n%-16s %10s %10s %13s %8s %7s  %s\n", "scenario", "predicted", "measured",
+	       "rounds' range", "error", "xfer ns", "after/before at 2 tasks, band 10%");
 	for (unsigned int i = 0; i < ns; i++) {
 		const char *args[] = { sc[i].name, "--cpus",	 "2",	"--profile",
 				       o->profile, "--entry-ns", entry, NULL };
 		const struct native_row *r = &row[nw + i];
-		double pred, err;
+		double pred, err, xfer;
 
-		if (scenario_ratio(args, &pred))
+		if (row_profile(o, r, &xfer) || scenario_ratio(args, &pred))
 			goto out;
 		err = pred / r->meas - 1;
 		t->rows++;
 		t->outside += fabs(err) > NATIVE_SCENARIO_BAND;
-		printf("%-16s %9.3fx %9.3fx %6.3f-%5.3f %+7.1f%%  %s\n", sc[i].name, pred, r->meas,
-		       r->lo, r->hi, 100 * err,
+		printf("%-16s %9.3fx %9.3fx %6.3f-%5.3f %+7.1f%% %7.1f  %s\n", sc[i].name, pred,
+		       r->meas, r->lo, r->hi, 100 * err, xfer,
 		       fabs(err) > NATIVE_SCENARIO_BAND ? "OUTSIDE" : "ok");
 		fflush(stdout);
 	}
@@ -582,8 +632,9 @@ static void validate_usage(FILE *f)
 		"exits 1 if any row is outside its band.\n\n"
 		"  --part LIST        native, published, artefacts (default all)\n"
 		"  --profile FILE     the host's profile (`vfslab sim calibrate --out FILE`);\n"
-		"                     without it the native part calibrates first, and takes\n"
-		"                     the co-run speed from pairs timed beside the rows\n"
+		"                     without it the native part calibrates first, takes\n"
+		"                     the co-run speed from pairs timed beside the rows, and\n"
+		"                     predicts each row at the transfer timed while it ran\n"
 		"  --entry-ns N|host  syscall entry cost on both sides of the native part\n"
 		"                     (default host: getppid() measured now)\n"
 		"  --workloads LIST   the native part's workloads (default all)\n"
