@@ -41,7 +41,7 @@ check() {
 for w in $("$vfslab" bench --list | awk '/^[a-z]/ { print $1 }'); do
 	check "$w threads" "$w" --tasks 1,2 --mode threads
 done
-for w in stat2 fstat2 open1 syscall2 dup1; do
+for w in stat2 fstat2 fstat_onefd open1 syscall2 dup1 dcount; do
 	check "$w processes" "$w" --tasks 2 --mode processes
 done
 check "stat1 two variants, entry-ns" stat1 --tasks 1 --variant dentry=v6.7 \

@@ -1048,6 +1048,60 @@ START_TEST(test_relatime)
 }
 END_TEST
 
+/* Lockref operations done without the lock, on this thread, so far. */
+static uint64_t lockref_fast(void)
+{
+	uint64_t v[STAT_NR];
+
+	stat_read_self(v);
+	return v[STAT_LOCKREF_FAST];
+}
+
+/*
+ * In a watched directory (fsnotify-parent=on) every read and write that
+ * moves data notifies, pread and pwrite included, as vfs_read() and
+ * vfs_write() call fsnotify_access() and fsnotify_modify(): one
+ * dget_parent() and one dput() of the directory, both lockref fast paths
+ * for a lone task. Nothing moved, nothing notified; unwatched, never.
+ */
+START_TEST(test_rw_notify_parent)
+{
+	static const char *const spec[] = { "fsnotify-parent=on", "fsnotify-parent=off" };
+	const uint64_t want = _i == 0 ? 2 : 0;
+	struct vt e;
+	char buf[8] = "abcdefg";
+	uint64_t before;
+	long fd;
+	int refs;
+
+	vt_begin(&e, spec[_i]);
+	VT_EQ(sys_mkdir(e.t, "/d", 0755), 0);
+	fd = VT_OK(sys_open(e.t, "/d/f", O_CREAT | O_RDWR, 0644));
+	refs = vt_dcount(e.t, "/d");
+	before = lockref_fast();
+	VT_EQ(sys_write(e.t, fd, buf, 4), 4);
+	ck_assert_uint_eq(lockref_fast() - before, want);
+	before = lockref_fast();
+	VT_EQ(sys_pwrite64(e.t, fd, buf, 4, 4), 4);
+	ck_assert_uint_eq(lockref_fast() - before, want);
+	before = lockref_fast();
+	VT_EQ(sys_pread64(e.t, fd, buf, 8, 0), 8);
+	ck_assert_uint_eq(lockref_fast() - before, want);
+	VT_EQ(sys_lseek(e.t, fd, 0, SEEK_SET), 0);
+	before = lockref_fast();
+	VT_EQ(sys_read(e.t, fd, buf, 8), 8);
+	ck_assert_uint_eq(lockref_fast() - before, want);
+	before = lockref_fast();
+	VT_EQ(sys_read(e.t, fd, buf, 8), 0); /* at the end: nothing to notify */
+	VT_EQ(sys_pwrite64(e.t, fd, buf, 0, 0), 0);
+	VT_EQ(sys_pread64(e.t, fd, buf, 8, -1), -EINVAL);
+	ck_assert_uint_eq(lockref_fast() - before, 0);
+	ck_assert_int_eq(vt_dcount(e.t, "/d"), refs); /* every get put back */
+	VT_EQ(sys_close(e.t, fd), 0);
+	vt_end(&e);
+}
+END_TEST
+
 static Suite *syscalls_suite(void)
 {
 	Suite *s = suite_create("syscalls");
@@ -1073,6 +1127,7 @@ static Suite *syscalls_suite(void)
 	tcase_add_test(tc, test_fifo);
 	tcase_add_test(tc, test_tmpfile);
 	tcase_add_test(tc, test_relatime);
+	tcase_add_loop_test(tc, test_rw_notify_parent, 0, 2);
 	suite_add_tcase(s, tc);
 	/* Where vfslab answered differently from Linux when written. */
 	tcase_add_test(bugs, test_seek_data_hole_sparse);

@@ -46,13 +46,12 @@ static void list_workloads(void)
 {
 	unsigned int nr;
 	const struct workload *const *all = workload_all(&nr);
-
-	int w = 0;
+	int width = 0;
 
 	for (unsigned int i = 0; i < nr; i++)
-		w = max_t(int, w, (int)strlen(all[i]->name));
+		width = max_t(int, width, (int)strlen(all[i]->name));
 	for (unsigned int i = 0; i < nr; i++)
-		printf("%-*s %s\n%*s loop: %s\n", w, all[i]->name, all[i]->desc, w, "",
+		printf("%-*s %s\n%*s loop: %s\n", width, all[i]->name, all[i]->desc, width, "",
 		       all[i]->loop);
 }
 

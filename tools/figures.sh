@@ -21,7 +21,7 @@ for w in stat1 fstat1 open1; do
 	run bench "$w" --mode processes --tasks 1,2 --rounds 5 --interval 0.5
 done
 # 3. Shared objects, thread mode, without and with the kernel's entry cost.
-for w in stat2 fstat2 open3 dup1; do
+for w in stat2 fstat_onefd open3 dup1; do
 	run bench "$w" --tasks 1,2 --rounds 5 --interval 0.5
 	run bench "$w" --tasks 1,2 --rounds 5 --interval 0.5 --entry-ns host
 done

@@ -44,7 +44,8 @@ static const struct scenario scenarios[] = {
 			"lockref puts the 4-byte lock and the 4-byte count in one 8-byte word and\n"
 			"changes the count with cmpxchg while the lock reads unlocked, so the common\n"
 			"case is one atomic and no lock. The dcount workload opens, reads and closes\n"
-			"one file with a parent dget/dput at each step, the pattern fsnotify had.\n",
+			"one file with a parent dget/dput at each step, as fsnotify takes in a watched\n"
+			"directory.\n",
 	},
 	{
 		.name = "dcount-atomic",
@@ -62,8 +63,9 @@ static const struct scenario scenarios[] = {
 			"The step between d_count under d_lock and lockref: d_count became an atomic,\n"
 			"so dget() is one atomic add and dput() one atomic_add_unless() that only\n"
 			"falls back to d_lock for what may be the last reference. Legitimizing an\n"
-			"RCU walk and dget_parent() - which __fsnotify_parent() called on every\n"
-			"access, the dcount workload's pattern - still took d_lock.\n",
+			"RCU walk and dget_parent() - which __fsnotify_parent() calls on every\n"
+			"access in a watched directory, the dcount workload's pattern - still took\n"
+			"d_lock.\n",
 	},
 	{
 		.name = "file_ref",
@@ -76,7 +78,8 @@ static const struct scenario scenarios[] = {
 		.published = 1.04,
 		.published_cpus = 256,
 		.source =
-			"Christian Brauner, 2024-10, will-it-scale fstat threads, AMD EPYC 9754 (3-5%)",
+			"Christian Brauner, 2024-10, will-it-scale, multi-threaded fstat() of one fd, "
+			"AMD EPYC 9754 (3-5%)",
 		.explain =
 			"Threads sharing an fd table take a reference on the struct file in every\n"
 			"fd-based syscall (__fget_files_rcu). Before v6.13 that was\n"

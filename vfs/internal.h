@@ -710,9 +710,11 @@ struct dentry *lookup_one_unlocked(struct vfs *v, const struct qstr *name, struc
 
 /*
  * Models __fsnotify_parent() for a file whose directory is watched (an
- * inotify watch sets DCACHE_FSNOTIFY_PARENT_WATCHED on its children): every
- * open, access, modify and close event takes and drops a reference on the
- * parent dentry. Unwatched, the kernel tests the flag and returns.
+ * inotify watch sets DCACHE_FSNOTIFY_PARENT_WATCHED on its children): each
+ * event takes and drops a reference on the parent dentry. vfslab raises
+ * open, access (read), modify (write) and close; not getdents' access,
+ * truncate's and fallocate's modify or the attribute changes. Unwatched,
+ * the kernel tests the flag and returns.
  */
 static inline void fsnotify_parent(struct vfs *v, struct dentry *d)
 {

@@ -339,11 +339,11 @@ static void print_table(const struct advise_cmd *a, const struct adv_cand *c,
 {
 	const struct adv_opts *o = &a->o;
 
-	printf("\n  %-4s %-10s %-9s %14s %14s %8s %8s %6s %5s  %s\n", "cand", "workload", "",
+	printf("\n  %-4s %-11s %-9s %14s %14s %8s %8s %6s %5s  %s\n", "cand", "workload", "",
 	       "ops/s 1 CPU", "ops/s N CPUs", "ratio 1", "ratio N", "lines", "size", "order");
 	for (unsigned int i = 0; i < n; i++) {
 		for (unsigned int w = 0; w < o->nwl; w++) {
-			printf("  %-4u %-10s %-9s %14.1f %14.1f %8.3f %8.3f %6llu %5u  %s\n", i,
+			printf("  %-4u %-11s %-9s %14.1f %14.1f %8.3f %8.3f %6llu %5u  %s\n", i,
 			       o->wl[w]->name, i ? "" : "(input)", r[i].run[w][0].ops_s,
 			       r[i].run[w][1].ops_s, r[i].run[w][0].ops_s / r[0].run[w][0].ops_s,
 			       r[i].run[w][1].ops_s / r[0].run[w][1].ops_s,

@@ -230,7 +230,7 @@ static double measure_cpi(struct sim_profile *p, const struct calib_opts *o, FIL
 			p->wl_cpi[p->nr_wl_cpi++].cpi = cpi[n];
 		}
 		if (log)
-			fprintf(log, "#   %-10s %9.1f ns %7.1f ns %9.1f instrs  %.3f\n",
+			fprintf(log, "#   %-11s %9.1f ns %7.1f ns %9.1f instrs  %.3f\n",
 				all[i]->name, ns, extra, row.instrs_per_op, cpi[n]);
 		n++;
 	}

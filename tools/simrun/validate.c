@@ -153,13 +153,24 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* calibrate's transfer ping-pong between CPUs @a and @b (some 50 ms); -1 said. */
+static double ping_pong(int a, int b)
+{
+	double x = host_handoff_ns(a, b, HANDOFF_CAS);
+
+	if (x <= 0)
+		cli_error("sim", "validate: the ping-pong could not run");
+	return x > 0 ? x : -1;
+}
+
 /*
  * 2 threads / 1 thread of @wl, measured in pairs: one round at 1 thread
  * right before one at 2, repeated, the median of the pairs' ratios, so a
  * machine whose speed drifts disturbs both halves of each pair alike.
- * After each pair calibrate's ping-pong times the transfer between CPUs
- * @cpu_a and @cpu_b: *@xfer is their median, the transfer the pairs ran with
- * (the host moves the vCPUs between cores one CCX or two CCDs apart).
+ * For a profile calibrated now, the transfer between CPUs @cpu_a and
+ * @cpu_b is timed after each pair, since the host moves the vCPUs between
+ * cores one CCX or two CCDs apart: *@xfer is the median, what the pairs
+ * ran with (0 with a --profile given, which keeps its own).
  */
 static double native_scaling(const struct validate_opts *o, const struct workload *wl, int cpu_a,
 			     int cpu_b, double *lo, double *hi, double *one_ns, double *xfer)
@@ -189,8 +200,8 @@ static double native_scaling(const struct validate_opts *o, const struct workloa
 		}
 		q[r] = ops[1] / ops[0];
 		one[r] = 1e9 / ops[0];
-		xf[r] = host_handoff_ns(cpu_a, cpu_b, HANDOFF_CAS);
-		if (xf[r] <= 0)
+		xf[r] = o->made ? ping_pong(cpu_a, cpu_b) : 0;
+		if (xf[r] < 0)
 			return -1;
 	}
 	*xfer = host_median(xf, n);
@@ -248,8 +259,13 @@ static int native_measure(const struct validate_opts *o, const struct workload *
 			struct bench_opts bo;
 			int nr = 0;
 
-			/* The rounds run in one bench: a ping-pong before them and after. */
-			xf[0] = host_handoff_ns(a, b, HANDOFF_CAS);
+			/*
+			 * The rounds run in one bench, which the host may move
+			 * in the middle of: a ping-pong before it and after.
+			 */
+			xf[0] = o->made ? ping_pong(a, b) : 0;
+			if (xf[0] < 0)
+				return -1;
 
 			bench_cli_defaults(&bo, "sim");
 			bo.wl = workload_find(s->workload);
@@ -265,7 +281,9 @@ static int native_measure(const struct validate_opts *o, const struct workload *
 			r->meas = res[1].ratio;
 			r->lo = res[1].ratio_min;
 			r->hi = res[1].ratio_max;
-			xf[1] = host_handoff_ns(a, b, HANDOFF_CAS);
+			xf[1] = o->made ? ping_pong(a, b) : 0;
+			if (xf[1] < 0)
+				return -1;
 		}
 		if (intr_pending())
 			return -1;
@@ -273,14 +291,12 @@ static int native_measure(const struct validate_opts *o, const struct workload *
 			cli_error("sim", "validate: the co-run measurement could not run");
 			return -1;
 		}
-		bs[i].xfer_ns = host_handoff_ns(a, b, HANDOFF_CAS);
-		if (i >= nw) {
-			xf[2] = bs[i].xfer_ns;
-			r->xfer = host_median(xf, 3);
-		}
-		if (bs[i].xfer_ns <= 0 || r->xfer <= 0) {
-			cli_error("sim", "validate: the ping-pong could not run");
+		bs[i].xfer_ns = ping_pong(a, b);
+		if (bs[i].xfer_ns < 0)
 			return -1;
+		if (i >= nw) {
+			xf[2] = o->made ? bs[i].xfer_ns : 0;
+			r->xfer = host_median(xf, 3);
 		}
 	}
 	return 0;
@@ -296,15 +312,6 @@ static double beside_median(double *v, unsigned int n, double *lo, double *hi)
 	return med;
 }
 
-/*
- * A 2-thread prediction scales with the host's co-run speed, and the time a
- * hypervisor steals moves the measured one (0.63 to 0.99 in calibrations
- * minutes apart); the transfer moves with where the host puts the vCPUs
- * (62 to 83 ns in calibrations an hour apart). A profile calibrated now
- * takes both from what was timed beside the rows, over the same minutes:
- * the co-run pairs' median ratio, as host_corun_speed() reads its pairs,
- * and the median of the rows' transfers. A given --profile keeps its own.
- */
 /* The transfers' line, up to what becomes of the profile's own. */
 static void print_beside_xfer(double xfer, unsigned int n, double lo, double hi, double profile)
 {
@@ -313,10 +320,33 @@ static void print_beside_xfer(double xfer, unsigned int n, double lo, double hi,
 	       xfer, n, lo, hi, profile);
 }
 
+/* The profile calibrated now, as it stands, over @o->profile. */
+static int write_made_profile(const struct validate_opts *o)
+{
+	FILE *f = fopen(o->profile, "w");
+
+	if (!f) {
+		cli_error("sim", "cannot write %s: %s", o->profile, strerror(errno));
+		return -1;
+	}
+	sim_profile_write(f, o->made);
+	return cli_fclose("sim", o->profile, f);
+}
+
+/*
+ * A 2-thread prediction scales with the host's co-run speed, and the time a
+ * hypervisor steals moves the measured one (0.63 to 0.99 in calibrations
+ * minutes apart); the transfer moves with where the host puts the vCPUs
+ * (62 to 83 ns in calibrations an hour apart). A profile calibrated now
+ * takes both from what was timed beside the rows, over the same minutes:
+ * the co-run pairs' median ratio, as host_corun_speed() reads its pairs,
+ * and the median of the rows' transfers, which each row's prediction then
+ * replaces by the transfer timed while that row ran (row_profile()). A
+ * given --profile keeps its own.
+ */
 static int native_beside(struct validate_opts *o, const struct beside *bs, unsigned int n)
 {
 	double *v = malloc(n * sizeof(*v)), med, xfer, xlo, xhi, lo, hi;
-	FILE *f;
 
 	if (!v) {
 		cli_error("sim", "validate: out of memory");
@@ -367,13 +397,7 @@ static int native_beside(struct validate_opts *o, const struct beside *bs, unsig
 	       o->made->dirty_read_moves ? "moves it" : "shares it", o->made->upgrade,
 	       o->made->hold, o->made->syscall_ns);
 	o->made->corun_speed = med;
-	f = fopen(o->profile, "w");
-	if (!f) {
-		cli_error("sim", "cannot write %s: %s", o->profile, strerror(errno));
-		return -1;
-	}
-	sim_profile_write(f, o->made);
-	return cli_fclose("sim", o->profile, f);
+	return write_made_profile(o);
 }
 
 /*
@@ -382,10 +406,8 @@ static int native_beside(struct validate_opts *o, const struct beside *bs, unsig
  * cores two CCDs apart is predicted for them; a given --profile keeps its
  * own. The transfer used in *@xfer.
  */
-static int row_profile(const struct validate_opts *o, const struct native_row *r, double *xfer)
+static int row_profile(struct validate_opts *o, const struct native_row *r, double *xfer)
 {
-	FILE *f;
-
 	if (!o->made) {
 		*xfer = o->xfer_given;
 		return 0;
@@ -393,13 +415,7 @@ static int row_profile(const struct validate_opts *o, const struct native_row *r
 	for (int d = SIM_DIST_SMT; d < SIM_DIST_NR; d++)
 		o->made->xfer_ns[d] = r->xfer;
 	*xfer = r->xfer;
-	f = fopen(o->profile, "w");
-	if (!f) {
-		cli_error("sim", "cannot write %s: %s", o->profile, strerror(errno));
-		return -1;
-	}
-	sim_profile_write(f, o->made);
-	return cli_fclose("sim", o->profile, f);
+	return write_made_profile(o);
 }
 
 static int part_native(struct validate_opts *o, struct tally *t)
@@ -427,7 +443,8 @@ static int part_native(struct validate_opts *o, struct tally *t)
 		goto out;
 	if (o->made)
 		printf("each row predicted at the transfer timed while it ran (its xfer column: the "
-		       "median of the ping-pongs after its pairs)\n");
+		       "median of\nthe ping-pongs after its pairs, or before, after and beside its "
+		       "rounds)\n");
 	printf("\n%-12s %10s %10s %13s %8s %8s %8s %7s  %s\n", "workload", "predicted", "measured",
 	       "pairs' range", "error", "1-CPU ns", "native", "xfer ns",
 	       "2 threads / 1 thread, band 20%");

@@ -12,7 +12,7 @@
 static long fstat_onefd_prepare(struct bench_task *m, int nr_tasks)
 {
 	(void)nr_tasks;
-	/* The file keeps the name it had when this was fstat2: the same heap, the same predictions. */
+	/* The name it had as fstat2: the same heap, so the same predictions. */
 	bench_path(m, m->path, "/fstat2");
 	return bench_create_open(m, m->path, 0, O_RDWR, &m->shared_fd);
 }

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* pread2: Same file pread. Loop: pread(own fd on the shared file, 4 KiB, offset 0), as will-it-scale's. */
+/*
+ * pread2: Same file pread. Loop: pread(own fd on the shared file, 4 KiB,
+ * offset 0), as will-it-scale's.
+ */
 #include "tools/bench/workload.h"
 
 static long pread2_prepare(struct bench_task *m, int nr_tasks)

@@ -12,7 +12,7 @@
 static long pread_onefd_prepare(struct bench_task *m, int nr_tasks)
 {
 	(void)nr_tasks;
-	/* The file keeps the name it had when this was pread3: the same heap, the same predictions. */
+	/* The name it had as pread3: the same heap, so the same predictions. */
 	bench_path(m, m->path, "/pread3");
 	return bench_create_open(m, m->path, BENCH_FILE_SIZE, O_RDONLY, &m->shared_fd);
 }
