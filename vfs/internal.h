@@ -722,6 +722,13 @@ static inline void fsnotify_parent(struct vfs *v, struct dentry *d)
 		dput(v, dget_parent(v, d));
 }
 
+/* fsnotify_file(): the same for an open file; unwatched, its path is not read. */
+static inline void fsnotify_file(struct vfs *v, struct file *f)
+{
+	if (unlikely(v->cfg.fsnotify_parent))
+		fsnotify_parent(v, file_path(v, f)->dentry);
+}
+
 /* ---- counters ---- */
 
 #define VFS_STAT(ev) (STAT_LIB_NR + (ev))

@@ -23,7 +23,7 @@ static __always_inline long do_sys_openat2(struct task *t, int dfd, const char *
 		put_unused_fd(t, fd);
 		return err;
 	}
-	fsnotify_parent(t->vfs, file_path(t->vfs, f)->dentry); /* fsnotify_open() */
+	fsnotify_file(t->vfs, f); /* fsnotify_open() */
 	fd_install(t, fd, f);
 	return fd;
 }

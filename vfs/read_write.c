@@ -58,7 +58,7 @@ static long vfs_read(struct vfs *v, struct file *f, void *buf, size_t count, lon
 	/* Even a zero-length read goes to the file: a directory says EISDIR. */
 	ret = (*file_op(v, f))->read(v, f, buf, count, pos);
 	if (ret > 0) /* fsnotify_access() */
-		fsnotify_parent(v, file_path(v, f)->dentry);
+		fsnotify_file(v, f);
 	return ret;
 }
 
@@ -83,7 +83,7 @@ static long vfs_write(struct task *t, struct vfs *v, struct file *f, const void 
 		remove_privs(&t->cred, file_inode(v, f));
 	ret = (*file_op(v, f))->write(v, f, buf, count, pos);
 	if (ret > 0) /* fsnotify_modify() */
-		fsnotify_parent(v, file_path(v, f)->dentry);
+		fsnotify_file(v, f);
 	/* pipe_write()'s send_sig(SIGPIPE, current, 0) */
 	if (ret == -EPIPE)
 		task_send_sig(t, SIGPIPE);
